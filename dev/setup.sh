@@ -8,21 +8,16 @@ cd "$(dirname "$0")/.."
 CLAUDE_CODE_VERSION="2.1.330"
 
 find_python() {
-  # Honour an explicit choice, then a python3.12 on PATH, then pyenv's 3.12.x.
+  # Honour an explicit choice, then a working python3.12 on PATH, then pyenv's newest 3.12.x.
   if [[ -n "${JAXPRO_PYTHON:-}" ]]; then echo "$JAXPRO_PYTHON"; return; fi
-  for candidate in python3.12 python3.13 python3; do
-    if command -v "$candidate" >/dev/null 2>&1 &&
-       "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then
-      command -v "$candidate"; return
-    fi
-  done
+  if python3.12 -c 'import sys' >/dev/null 2>&1; then command -v python3.12; return; fi
   if command -v pyenv >/dev/null 2>&1; then
     local version
-    version=$(pyenv versions --bare | grep -E '^3\.1[23]\.' | tail -n 1 || true)
-    if [[ -n "$version" ]]; then echo "$(pyenv root)/versions/$version/bin/python"; return; fi
+    version=$(pyenv versions --bare | grep -E '^3\.12\.[0-9]+$' | sort -V | tail -n 1 || true)
+    if [[ -n "$version" ]]; then echo "$(pyenv root)/versions/$version/bin/python3.12"; return; fi
   fi
-  echo "error: jax-pro needs Python >= 3.12 (jax 0.12 does not support 3.11)." >&2
-  echo "       Install one (e.g. 'pyenv install 3.12') or set JAXPRO_PYTHON=/path/to/python3.12." >&2
+  echo "error: jax-pro needs Python 3.12 (the pinned jax 0.12.0.1 needs >= 3.12; 3.12 is what CI runs)." >&2
+  echo "       Install it (e.g. 'pyenv install 3.12') or set JAXPRO_PYTHON=/path/to/python3.12." >&2
   exit 1
 }
 

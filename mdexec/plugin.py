@@ -1,0 +1,147 @@
+"""pytest integration: each Markdown file is a test module and each Python block one item.
+
+Registered through the `pytest11` entry point, so `pytest path/to/docs` works wherever this package
+is installed. Disable with `-p no:mdexec`.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from mdexec.document import Block, read_blocks
+from mdexec.errors import MarkdownError
+from mdexec.isolation import FileSandbox, ensure_virtual_devices
+from mdexec.output import OutputMismatch
+from mdexec.runner import BlockFailed, Namespace, execute
+
+_SHORT_FAILURES = (MarkdownError, BlockFailed, OutputMismatch)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    ensure_virtual_devices()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> MarkdownFile | None:
+    if file_path.suffix.lower() == ".md":
+        return MarkdownFile.from_parent(parent, path=file_path)
+    return None
+
+
+class MarkdownFile(pytest.File):
+    """One Markdown file: its blocks share a namespace, a working directory and a jax.config."""
+
+    def collect(self):  # type: ignore[override]
+        group = pytest.mark.xdist_group(name=str(self.path))
+        for block in read_blocks(self.path):
+            item = MarkdownBlock.from_parent(self, name=block.name, block=block)
+            item.add_marker(group)
+            if block.directives.timeout is not None:
+                item.add_marker(pytest.mark.timeout(block.directives.timeout))
+            yield item
+
+    def setup(self) -> None:
+        self.namespace = Namespace.fresh(str(self.path))
+        self.sandbox = FileSandbox(label=self.path.stem)
+        self.sandbox.enter()
+
+    def teardown(self) -> None:
+        self.sandbox.exit()
+
+    def repr_failure(self, excinfo):  # type: ignore[override]
+        error = excinfo.value
+        if isinstance(error, MarkdownError):
+            return f"{self.nodeid}:{error.line}: {error.message}"
+        return super().repr_failure(excinfo)
+
+
+class MarkdownBlock(pytest.Item):
+    """One fenced Python block, run in its file's namespace."""
+
+    def __init__(self, *, block: Block, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.block = block
+
+    @property
+    def file(self) -> MarkdownFile:
+        assert isinstance(self.parent, MarkdownFile)
+        return self.parent
+
+    def runtest(self) -> None:
+        directives = self.block.directives
+        if directives.fresh:
+            self.file.namespace = Namespace.fresh(str(self.path))
+        if directives.skip:
+            _skip(directives.skip)
+        if directives.min_devices is not None:
+            _require_devices(directives.min_devices)
+        failed = self.file.namespace.failed_block
+        if failed is not None:
+            _skip(f"{failed.name} failed earlier in this namespace")
+        try:
+            execute(self.block, self.file.namespace)
+        except BaseException:
+            self.file.namespace.failed_block = self.block
+            raise
+
+    def repr_failure(self, excinfo):  # type: ignore[override]
+        if isinstance(excinfo.value, _SHORT_FAILURES):
+            return f"{self.nodeid}: {excinfo.value}"
+        return _markdown_traceback(excinfo.value, self.path)
+
+    def reportinfo(self):  # type: ignore[override]
+        return self.path, self.block.line - 1, f"{self.path.name}::{self.name}"
+
+
+def _skip(reason: str) -> None:
+    """Skip the current block, reported at the block's Markdown line rather than in the harness."""
+    raise pytest.skip.Exception(reason, _use_item_location=True)
+
+
+def _require_devices(count: int) -> None:
+    import jax
+
+    available = jax.device_count()
+    if available < count:
+        _skip(
+            f"needs {count} devices, {available} available; "
+            f"set XLA_FLAGS=--xla_force_host_platform_device_count={count} before jax is imported"
+        )
+
+
+def _markdown_traceback(error: BaseException, path: Path) -> str:
+    """The traceback frames that are in the Markdown file, then the last frame and the error."""
+    frames = traceback.extract_tb(error.__traceback__)
+    in_doc = [frame for frame in frames if Path(frame.filename) == path]
+    shown = in_doc + ([frames[-1]] if frames and frames[-1] not in in_doc else [])
+    lines = ["Traceback (Markdown frames, then where it was raised):\n"]
+    lines += traceback.format_list(shown)
+    lines += traceback.format_exception_only(type(error), error)
+    return "".join(lines)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Per Markdown file: blocks executed and skipped, and why each skip happened."""
+    per_file: dict[str, dict] = defaultdict(lambda: {"executed": 0, "skipped": []})
+    for outcome in ("passed", "failed", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            nodeid = getattr(report, "nodeid", "")
+            if ".md::L" not in nodeid:
+                continue
+            path, _, name = nodeid.partition("::")
+            if outcome == "skipped":
+                reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+                per_file[path]["skipped"].append(f"{name}: {reason.removeprefix('Skipped: ')}")
+            elif report.when == "call":
+                per_file[path]["executed"] += 1
+    if not per_file:
+        return
+    terminalreporter.section("mdexec: Markdown blocks per file")
+    for path in sorted(per_file):
+        counts = per_file[path]
+        terminalreporter.write_line(f"{path}: {counts['executed']} executed, {len(counts['skipped'])} skipped")
+        for reason in counts["skipped"]:
+            terminalreporter.write_line(f"    skipped {reason}")
