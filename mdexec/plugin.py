@@ -23,6 +23,10 @@ _SHORT_FAILURES = (MarkdownError, BlockFailed, OutputMismatch)
 
 def pytest_configure(config: pytest.Config) -> None:
     ensure_virtual_devices()
+    # A file's blocks share one namespace, so under pytest-xdist a whole file must stay on one worker.
+    # (xdist's `loadgroup` cannot group here: with pytest 9 it no longer re-keys items.)
+    if getattr(config.option, "dist", "no") in ("load", "worksteal"):
+        config.option.dist = "loadfile"
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> MarkdownFile | None:
@@ -35,10 +39,8 @@ class MarkdownFile(pytest.File):
     """One Markdown file: its blocks share a namespace, a working directory and a jax.config."""
 
     def collect(self):  # type: ignore[override]
-        group = pytest.mark.xdist_group(name=str(self.path))
         for block in read_blocks(self.path):
             item = MarkdownBlock.from_parent(self, name=block.name, block=block)
-            item.add_marker(group)
             if block.directives.timeout is not None:
                 item.add_marker(pytest.mark.timeout(block.directives.timeout))
             yield item
@@ -93,7 +95,7 @@ class MarkdownBlock(pytest.Item):
         return _markdown_traceback(excinfo.value, self.path)
 
     def reportinfo(self):  # type: ignore[override]
-        return self.path, self.block.line - 1, f"{self.path.name}::{self.name}"
+        return self.path, self.block.line - 1, self.name
 
 
 def _skip(reason: str) -> None:

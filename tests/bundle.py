@@ -1,0 +1,70 @@
+"""What the bundle checks need to know about the repository: its files, pins and Claude Code's CLI."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+import tomllib
+from functools import cache
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SKILLS = sorted(p.parent for p in (REPO / "skills").glob("*/SKILL.md"))
+AGENTS = sorted((REPO / "agents").glob("*.md"))
+EXCLUDED_DIRS = {".git", ".venv", ".tools", "node_modules", "__pycache__", "fixtures", ".pytest_cache"}
+
+
+def repo_files(*suffixes: str) -> list[Path]:
+    """Tracked-looking files with these suffixes, outside virtualenvs, tools and test fixtures."""
+    found = []
+    for path in REPO.rglob("*"):
+        if path.suffix in suffixes and path.is_file():
+            if not EXCLUDED_DIRS.intersection(path.relative_to(REPO).parts):
+                found.append(path)
+    return sorted(found)
+
+
+def front_matter(path: Path) -> dict:
+    """The YAML front matter of a skill or agent file (the harness has already checked it parses)."""
+    import yaml
+
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("---\n"), f"{path.relative_to(REPO)} must start with YAML front matter"
+    return yaml.safe_load(text.split("---\n", 2)[1]) or {}
+
+
+@cache
+def pins() -> dict[str, str]:
+    """Exact `name==version` pins from pyproject.toml, the one place versions are set."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    result = {}
+    for requirement in project["dependencies"]:
+        name, _, version = requirement.partition("==")
+        result[name.strip().lower()] = version.strip()
+    return result
+
+
+def claude_binary() -> Path:
+    """Claude Code's platform binary, installed (pinned) by dev/setup.sh under .tools/."""
+    candidates = sorted((REPO / ".tools/node_modules/@anthropic-ai").glob("claude-code-*/claude"))
+    if not candidates:
+        raise FileNotFoundError("Claude Code CLI not found under .tools/: run `bash dev/setup.sh`")
+    return candidates[0]
+
+
+def run_claude(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the CLI offline with a fresh HOME, so no login or user settings are involved."""
+    with tempfile.TemporaryDirectory(prefix="claude-home-") as home:
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "NO_COLOR": "1", "CI": "1"}
+        return subprocess.run(
+            [str(claude_binary()), *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+        )
+
+
+def parse_tokens(text: str) -> int:
+    """Turn the CLI's `~183`, `~1.6k` estimates into integers."""
+    match = re.fullmatch(r"~?([\d.]+)(k?)", text.strip())
+    assert match, f"cannot read a token estimate from {text!r}"
+    return round(float(match.group(1)) * (1000 if match.group(2) else 1))

@@ -1,0 +1,96 @@
+"""Removed or legacy APIs appear only where a block demonstrates their failure.
+
+Each entry below was confirmed against the pinned versions (see references/migration.md, where every
+one of them is executed and fails). In Markdown, a hit is allowed only inside a Python block that
+carries a `raises=` directive; in Python files it is never allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bundle import REPO, repo_files
+from mdexec.document import read_blocks
+
+DENYLIST: dict[str, str] = {
+    r"\bjax\.tree_(?:map|flatten|unflatten|leaves|reduce|structure|transpose|all)\(": "removed alias: use jax.tree.*",
+    r"\bjax\.experimental\.maps\b": "removed module (xmap is gone): use jax.shard_map",
+    r"\bjax\.experimental\.shard_map\b": "deprecated module: use jax.shard_map",
+    r"\bjax\.experimental\.pjit\b": "deprecated module: use jax.jit",
+    r"\bjax\.experimental\.host_callback\b": "removed module: use jax.pure_callback / jax.debug.callback",
+    r"\bPositionalSharding\b": "removed: use NamedSharding with a mesh",
+    r"\bjax\.device_put_replicated\b": "removed: use jax.device_put with a replicated NamedSharding",
+    r"\bjax\.device_put_sharded\b": "removed: use jax.device_put with a NamedSharding",
+    r"\bjax\.random\.PRNGKey\b": "legacy raw uint32 keys: use jax.random.key",
+}
+_COMPILED = [(re.compile(pattern), why) for pattern, why in DENYLIST.items()]
+_OPTIMIZER_CALL = re.compile(r"\bnnx\.Optimizer\(")
+
+
+def _hits(text: str) -> list[tuple[int, str, str]]:
+    """(line, matched text, reason) for every denylisted spelling in `text`."""
+    found = [(match.start(), match.group(), why) for pattern, why in _COMPILED for match in pattern.finditer(text)]
+    for match in _OPTIMIZER_CALL.finditer(text):
+        if not re.search(r"\bwrt\s*=", _call_arguments(text, match.end())):
+            found.append((match.start(), match.group(), "nnx.Optimizer needs wrt= (flax >= 0.11)"))
+    return sorted((text.count("\n", 0, start) + 1, spelling, why) for start, spelling, why in found)
+
+
+def _call_arguments(text: str, start: int) -> str:
+    """The text between an opening parenthesis (just before `start`) and its matching close."""
+    depth = 1
+    for index in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[start:index]
+    return text[start:]
+
+
+def _demonstration_lines(path: Path) -> set[int]:
+    """Lines inside Python blocks that declare an expected exception."""
+    lines: set[int] = set()
+    for block in read_blocks(path):
+        if block.directives.raises:
+            lines.update(range(block.first_code_line, block.first_code_line + block.source.count("\n") + 1))
+    return lines
+
+
+def _violations(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    allowed = _demonstration_lines(path) if path.suffix == ".md" else set()
+    return [f"{path.relative_to(REPO)}:{line}: {found!r}: {why}" for line, found, why in _hits(text) if line not in allowed]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in repo_files(".md", ".py") if p.parts[len(REPO.parts)] != "tests"],
+    ids=lambda p: str(p.relative_to(REPO)),
+)
+def test_no_legacy_api_outside_a_failure_demonstration(path: Path):
+    violations = _violations(path)
+    assert not violations, "legacy APIs taught as current:\n" + "\n".join(violations)
+
+
+def test_the_denylist_catches_what_it_should():
+    seed_style = (
+        "doubled = jax.tree_map(lambda x: 2 * x, params)\n"
+        "opt = nnx.Optimizer(model, optax.adam(1e-3))\n"
+        "key = jax.random.PRNGKey(0)\n"
+        "from jax.experimental.shard_map import shard_map\n"
+    )
+    assert [line for line, _, _ in _hits(seed_style)] == [1, 2, 3, 4]
+    current = (
+        "doubled = jax.tree.map(lambda x: 2 * x, params)\n"
+        "opt = nnx.Optimizer(model, optax.adam(1e-3), wrt=nnx.Param)\n"
+        "opt = nnx.Optimizer(model, optax.chain(optax.clip(1.0), optax.adam(1e-3)), wrt=nnx.Param)\n"
+        "key = jax.random.key(0)\n"
+    )
+    assert _hits(current) == []
+
+
+def test_fixture_rot_is_flagged_outside_raises_blocks():
+    rot = REPO / "tests/fixtures/md/rot.md"
+    assert len(_violations(rot)) == 3

@@ -1,0 +1,115 @@
+"""Tests of the mdexec harness itself, run on the small Markdown files in tests/fixtures/md/.
+
+Each test runs pytest in a subprocess on one fixture, exactly as a user would, and checks the
+outcome counts and the messages the user sees.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path("tests/fixtures/md")
+
+
+@dataclass
+class Run:
+    returncode: int
+    output: str
+
+    def count(self, outcome: str) -> int:
+        """How many items ended with `outcome` (passed, failed, skipped, error), from the last line."""
+        last = self.output.strip().splitlines()[-1]
+        match = re.search(rf"(\d+) {outcome}", last)
+        return int(match.group(1)) if match else 0
+
+
+def run_pytest(*fixtures: str, extra: tuple[str, ...] = ()) -> Run:
+    paths = [str(FIXTURES / name) for name in fixtures]
+    command = [sys.executable, "-m", "pytest", "-n0", "-q", "-rs", "-p", "no:randomly", *extra, *paths]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
+    return Run(result.returncode, result.stdout + result.stderr)
+
+
+def test_blocks_share_a_namespace_and_checks_pass():
+    run = run_pytest("basic.md")
+    assert run.returncode == 0, run.output
+    assert (run.count("passed"), run.count("skipped")) == (4, 1)
+    assert "tests/fixtures/md/basic.md: 4 executed, 1 skipped" in run.output
+    assert "skipped L21: only shown, needs a TPU" in run.output
+
+
+def test_failure_modes_are_reported_at_the_markdown_line():
+    run = run_pytest("failures.md")
+    assert run.returncode == 1
+    # An output mismatch names the line and both texts.
+    assert "line 5: printed '1', but the comment expects '2'" in run.output
+    # The block after a failure is skipped because of it, with no NameError cascade.
+    assert "skipped L8: L3 failed earlier in this namespace" in run.output
+    assert "NameError" not in run.output
+    # Tracebacks point into the Markdown file, at the right lines.
+    assert re.search(r'failures\.md", line 17, in <module>', run.output)
+    assert re.search(r'failures\.md", line 15, in inner', run.output)
+    # A block that should raise and does not.
+    assert "failures.md::L21: block did not raise ValueError" in run.output
+    assert (run.count("failed"), run.count("skipped")) == (4, 1)
+
+
+def test_expected_exceptions_warnings_devices_and_isolation():
+    run = run_pytest("jax_directives.md", "jax_isolation_check.md")
+    # Everything passes except the block that sleeps past its 2 s timeout.
+    assert (run.count("passed"), run.count("failed"), run.count("skipped")) == (5, 1, 1), run.output
+    assert "Timeout (>2.0s)" in run.output
+    assert "needs 64 devices, 8 available" in run.output
+    assert "x64 leaked" not in run.output and "working directory leaked" not in run.output
+
+
+def test_numbers_compare_with_tolerance_and_whitespace_is_normalised():
+    run = run_pytest("numbers.md")
+    assert run.returncode == 0, run.output
+
+
+def test_doctest_mismatch_fails_with_doctest_report():
+    run = run_pytest("doctest_fail.md")
+    assert run.returncode == 1
+    assert "Expected:\n    3\nGot:\n    2" in run.output
+
+
+@pytest.mark.parametrize(
+    ("fixture", "message"),
+    [
+        ("unknown_directive.md", "unknown_directive.md:3: unknown directive option 'raise'"),
+        ("unterminated.md", "unterminated.md:3: fence opened here with ``` is never closed"),
+        ("bad_frontmatter.md", "bad_frontmatter.md:3: front matter is not valid YAML"),
+        ("skip_no_reason.md", "skip_no_reason.md:1: skip needs a written reason"),
+        ("untagged_python.md", "untagged_python.md:1: untagged fence looks like Python"),
+        ("orphan_directive.md", "orphan_directive.md:1: directive is not followed by a Python fence"),
+    ],
+)
+def test_malformed_input_gives_one_clear_error(fixture: str, message: str):
+    run = run_pytest(fixture)
+    assert run.returncode != 0
+    assert message in run.output, run.output
+    assert "Traceback" not in run.output
+    assert "mdexec/" not in run.output.replace("tests/fixtures/md/", "")
+
+
+def test_catches_real_rot_with_the_library_error_message():
+    run = run_pytest("rot.md")
+    assert run.count("failed") == 3, run.output
+    assert "module 'jax' has no attribute 'tree_map'" in run.output
+    assert "Missing required argument `wrt`" in run.output
+    assert "No module named 'jax.experimental.maps'" in run.output
+
+
+def test_parallel_run_keeps_each_file_on_one_worker():
+    # Even when asked for plain `--dist load`, a file's blocks must run in order on one worker.
+    run = run_pytest("basic.md", "jax_directives.md", "numbers.md", extra=("-n", "2", "--dist", "load"))
+    assert run.returncode == 0, run.output
+    assert run.count("passed") == 4 + 4 + 1
