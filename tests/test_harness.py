@@ -113,3 +113,13 @@ def test_parallel_run_keeps_each_file_on_one_worker():
     run = run_pytest("basic.md", "jax_directives.md", "numbers.md", extra=("-n", "2", "--dist", "load"))
     assert run.returncode == 0, run.output
     assert run.count("passed") == 4 + 4 + 1
+
+
+def test_works_on_any_folder_of_markdown_outside_this_repo(tmp_path: Path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text((REPO / FIXTURES / "basic.md").read_text(encoding="utf-8"), encoding="utf-8")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "docs"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "docs/guide.md: 4 executed, 1 skipped" in result.stdout
