@@ -52,13 +52,19 @@ def _plugin_details() -> str:
     return result.stdout
 
 
+def _inventory(details: str, kind: str) -> set[str]:
+    """Names listed on the `Skills (N)  a, b` / `Agents (N)  a` lines of `plugin details`."""
+    match = re.search(rf"^\s+{kind} \((\d+)\)(.*)$", details, flags=re.M)
+    assert match, f"no {kind} line in:\n{details}"
+    names = {name.strip() for name in match.group(2).split(",") if name.strip()}
+    assert len(names) == int(match.group(1))
+    return names
+
+
 def test_claude_code_discovers_every_skill_and_agent():
     details = _plugin_details()
-    inventory = {line.split()[0]: line.split()[2:] for line in details.splitlines() if re.match(r"\s+(Skills|Agents) \(", line)}
-    found_skills = set(next(v for k, v in inventory.items() if k == "Skills"))
-    found_agents = set(next(v for k, v in inventory.items() if k == "Agents"))
-    assert found_skills == EXPECTED_SKILLS == {p.name for p in SKILLS}
-    assert found_agents == {p.stem for p in AGENTS} == {"jax-pro"}
+    assert _inventory(details, "Skills") == EXPECTED_SKILLS == {p.name for p in SKILLS}
+    assert _inventory(details, "Agents") == {p.stem for p in AGENTS} == {"jax-pro"}
 
 
 def test_context_budgets_as_claude_code_projects_them():
