@@ -7,9 +7,12 @@ they all need, so that each tool reads as its own job:
 - `CliError` / `UsageError` and `run_cli(main)`: bad input becomes one `error: ...` line on stderr and
   a documented exit code, never a traceback.
 - `load_callable("pkg.mod:fn")` / `load_callable("path/to/file.py:fn")`: import the target.
-- `parse_array_spec("f32[8,128]")` / `parse_inputs([...])`: deterministic example arrays.
+- `parse_array_spec("f32[8,128]")` / `parse_inputs([...])`: deterministic example arrays
+  (`check_input_specs` validates specs without importing JAX).
+- `lower_and_compile(fn, args, name)`: `jax.jit` (literals static) + AOT lower/compile, timed.
 - `setup_host_devices(8)`: virtual CPU devices, set up before JAX is imported.
-- `CliParser`, `print_table`, `print_json`: consistent `--help`, tables and machine output.
+- `CliParser`, `print_table`, `print_json`, `environment`: consistent `--help`, tables, JSON, and the
+  hardware/version stamp that every measured number carries.
 
 JAX is imported lazily inside the functions that need it, so that `setup_host_devices` can still set
 `XLA_FLAGS` after the arguments are parsed.
@@ -48,6 +51,7 @@ exit codes:
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
 Errors are one line on stderr starting with "error:". Set {TRACEBACK_ENV}=1 to see the traceback."""
 
+
 class CliError(Exception):
     """An error the user can fix; printed as one `error: ...` line, never as a traceback."""
 
@@ -58,6 +62,12 @@ class UsageError(CliError):
     """The command line itself is wrong (bad flag, malformed spec, missing file): exit code 2."""
 
     exit_code = EXIT_USAGE
+
+
+class CheckFailed(CliError):
+    """A check asked for on the command line failed (e.g. results differ, too many compilations)."""
+
+    exit_code = EXIT_CHECK_FAILED
 
 
 class CliParser(argparse.ArgumentParser):
@@ -79,6 +89,9 @@ def run_cli(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[s
         _fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
         _fail("interrupted", EXIT_INTERRUPTED)
+    except BrokenPipeError:  # e.g. `tool.py --json | head`: the reader left, nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_ERROR)
     except Exception as exc:  # a bug in a tool or an unexpected library error: still one line
         _fail(f"unexpected {type(exc).__name__}: {first_line(str(exc))}", EXIT_ERROR)
     sys.exit(EXIT_OK if code is None else code)
@@ -97,6 +110,22 @@ def first_line(text: str) -> str:
         if line.strip():
             return line.strip()
     return text.strip()
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
 
 
 # --- devices -------------------------------------------------------------------------------------
@@ -125,6 +154,12 @@ def split_target(spec: str) -> tuple[str, str]:
             "or PATH.py:FUNCTION (e.g. train.py:step)"
         )
     return where, attr
+
+
+def short_name(spec: str) -> str:
+    """`path/to/file.py:fn` -> `file.py:fn` for tables; dotted module names are kept."""
+    where, _, attr = spec.rpartition(":")
+    return f"{Path(where).name}:{attr}" if where.endswith(".py") else spec
 
 
 def load_module(where: str) -> ModuleType:
@@ -179,7 +214,7 @@ def load_callable(spec: str) -> Callable[..., Any]:
             raise UsageError(f"{where!r} has no attribute {attr!r}{_suggest(obj, part)}")
         obj = getattr(obj, part)
     if not callable(obj):
-        raise UsageError(f"{spec!r} is a {type(obj).__name__}, not a callable")
+        raise UsageError(f"{spec!r} is not callable: it is a {type(obj).__name__} value")
     return obj
 
 
@@ -260,9 +295,41 @@ def parse_input(spec: str, index: int = 0) -> Any:
         ) from exc
 
 
+def check_input_specs(specs: Sequence[str]) -> None:
+    """Raise `UsageError` for the first malformed spec, without importing JAX or making arrays."""
+    for spec in specs:
+        if _LOOKS_LIKE_ARRAY.match(spec):
+            parse_shape_dtype(spec)
+        else:
+            parse_input(spec)
+
+
 def parse_inputs(specs: Sequence[str]) -> list[Any]:
     """Turn a list of input specs into positional arguments; the i-th array uses key index i."""
     return [parse_input(spec, i) for i, spec in enumerate(specs)]
+
+
+def split_specs(text: str) -> list[str]:
+    """Split `"f32[8] 3 (1, 2) 'a b'"` on whitespace outside brackets and quotes."""
+    parts, current, depth, quote = [], "", 0, ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char.isspace() and depth == 0:
+            if current:
+                parts.append(current)
+            current = ""
+            continue
+        current += char
+    if quote or depth:
+        raise UsageError(f"malformed input specs {text!r}: unbalanced brackets or quotes")
+    return parts + ([current] if current else [])
 
 
 def describe_value(value: Any) -> str:
@@ -285,6 +352,45 @@ def call_target(fn: Callable[..., Any], args: Sequence[Any], name: str) -> Any:
         raise CliError(f"{name}({inputs}) raised {type(exc).__name__}: {first_line(str(exc))}") from exc
 
 
+# --- jit and AOT compilation --------------------------------------------------------------------
+
+def is_array(value: Any) -> bool:
+    """True for anything with a shape and a dtype (jax and numpy arrays)."""
+    return hasattr(value, "shape") and hasattr(value, "dtype")
+
+
+def jit_target(fn: Callable[..., Any], args: Sequence[Any]) -> Any:
+    """`jax.jit(fn)` with every non-array argument static; an already-jitted `fn` is used as is."""
+    import jax
+
+    if hasattr(fn, "lower"):
+        return fn
+    return jax.jit(fn, static_argnums=tuple(i for i, a in enumerate(args) if not is_array(a)))
+
+
+def lower_and_compile(fn: Callable[..., Any], args: Sequence[Any], name: str) -> tuple[Any, Any, float, float]:
+    """AOT-compile `fn` for `args`: return (lowered, compiled, lower seconds, compile seconds)."""
+    import time
+
+    jitted = jit_target(fn, args)
+    start = time.perf_counter()
+    lowered = call_target(jitted.lower, args, f"lowering {name}")
+    lowered_at = time.perf_counter()
+    compiled = call_target(lambda: lowered.compile(), (), f"compiling {name}")
+    return lowered, compiled, lowered_at - start, time.perf_counter() - lowered_at
+
+
+def compiled_args(compiled: Any, args: Sequence[Any]) -> list[Any]:
+    """The arguments a `Compiled` takes: `args` without the static ones, which are baked in."""
+    dynamic = len(compiled.args_info[0])
+    if dynamic == len(args):
+        return list(args)
+    arrays = [a for a in args if is_array(a)]
+    if len(arrays) != dynamic:
+        raise CliError(f"cannot tell which of the {len(args)} inputs are static ({dynamic} are traced)")
+    return arrays
+
+
 # --- output --------------------------------------------------------------------------------------
 
 def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
@@ -294,10 +400,17 @@ def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[obje
 
     table = Table(title=title, title_justify="left")
     for i, column in enumerate(columns):
-        table.add_column(column, justify="left" if i == 0 else "right")
+        numeric = all(_is_number(row[i]) for row in rows)
+        table.add_column(column, justify="right" if numeric and rows else "left")
     for row in rows:
         table.add_row(*(f"{c:.4g}" if isinstance(c, float) else str(c) for c in row))
     Console(width=max(120, _terminal_width())).print(table)
+
+
+def _is_number(cell: object) -> bool:
+    if isinstance(cell, (int, float)) or cell in ("", None, "n/a"):
+        return True
+    return isinstance(cell, str) and re.fullmatch(r"[+-]?[\d,]+(\.\d+)?", cell) is not None
 
 
 def _terminal_width() -> int:
@@ -305,6 +418,47 @@ def _terminal_width() -> int:
         return os.get_terminal_size().columns
     except OSError:
         return 120
+
+
+def environment() -> dict[str, object]:
+    """Where the numbers came from: hardware, JAX backend and versions (imports JAX)."""
+    import platform
+
+    import jax
+    import jaxlib
+
+    return {
+        "machine": platform.machine(),
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "backend": jax.default_backend(),
+        "device_count": jax.device_count(),
+        "python": platform.python_version(),
+        "jax": jax.__version__,
+        "jaxlib": jaxlib.__version__,
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or "unknown CPU"
+
+
+def format_environment(env: dict[str, object]) -> str:
+    """One line for under a table: `measured on: x86_64 <cpu>, 2 cores, 1 x cpu; jax 0.12.0.1 ...`."""
+    return (
+        f"measured on: {env['machine']} {env['cpu']}, {env['cores']} cores, "
+        f"{env['device_count']} x {env['backend']}; Python {env['python']}, "
+        f"jax {env['jax']}, jaxlib {env['jaxlib']}"
+    )
 
 
 def print_json(data: Any) -> None:

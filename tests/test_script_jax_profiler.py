@@ -1,0 +1,108 @@
+"""Tests of scripts/jax_profiler.py, run as a subprocess exactly as an assistant runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TOOL = REPO / "scripts" / "jax_profiler.py"
+TARGETS = "tests/fixtures/scripts_targets.py"
+MLP_INPUTS = ["-i", "f32[16,32]", "-i", "f32[32,32]", "-i", "f32[32,4]"]
+
+
+def run_tool(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    """Run the tool with the test's Python; XLA_FLAGS is dropped so only --devices sets devices."""
+    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK")}
+    command = [sys.executable, str(TOOL), *args]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], code: int, *fragments: str) -> None:
+    assert result.returncode == code, result.stderr
+    assert "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in errors[0]
+
+
+def test_help_documents_flags_files_and_viewers():
+    result = run_tool("--help")
+    assert result.returncode == 0
+    for text in ("--input", "--runs", "--top", "--out", "--script", "--read", "--devices", "--json",
+                 "perfetto_trace.json.gz", "xplane.pb", "ui.perfetto.dev", "xprof", "exit codes:"):
+        assert text in result.stdout, text
+
+
+def test_function_trace_names_the_named_scopes(tmp_path: Path):
+    out = tmp_path / "profile"
+    result = run_tool(f"{TARGETS}:scoped_mlp", *MLP_INPUTS, "--runs", "3", "--out", str(out), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    files = report["files"]
+    assert files["trace_json"].endswith(".trace.json.gz") and Path(files["trace_json"]).is_file()
+    assert Path(files["perfetto"]).name == "perfetto_trace.json.gz" and Path(files["perfetto"]).is_file()
+    assert files["xplane"].endswith(".xplane.pb") and Path(files["xplane"]).is_file()
+    assert Path(report["trace_dir"]).is_relative_to(out)
+
+    ops = report["ops"]
+    assert ops and all(op["module"] == "jit_scoped_mlp" for op in ops)
+    assert sum(op["percent"] for op in ops) == pytest.approx(100.0)
+    assert all(op["count"] == 3 for op in ops)  # every op ran once per traced call
+    source_ops = {op["source_op"] for op in ops}
+    assert any("/hidden_layer/" in s for s in source_ops) and any("/output_layer/" in s for s in source_ops)
+    scopes = {s["scope"] for s in report["scopes"]}
+    assert {"jit(scoped_mlp)/hidden_layer", "jit(scoped_mlp)/output_layer"} <= scopes
+    (call,) = report["jit_calls"]
+    assert call["function"] == "jit(scoped_mlp)" and call["calls"] == 3 and call["host_ms"] > 0
+
+    again = run_tool("--read", str(out), "--top", "2")
+    assert again.returncode == 0, again.stderr
+    assert "top 2 of" in again.stdout and "hidden_layer" in again.stdout
+    assert "ui.perfetto.dev" in again.stdout and "xprof --port 8791" in again.stdout
+
+
+def test_script_trace(tmp_path: Path):
+    script = tmp_path / "work.py"
+    script.write_text(
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "@jax.jit\n"
+        "def step(x):\n"
+        "    with jax.named_scope('my_block'):\n"
+        "        return jnp.tanh(x @ x)\n"
+        "x = jnp.ones((16, 16))\n"
+        "for _ in range(2):\n"
+        "    x = step(x).block_until_ready()\n"
+    )
+    result = run_tool("--out", str(tmp_path / "out"), "--json", "--script", str(script))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert "jit_step" in {op["module"] for op in report["ops"]}
+    assert any("my_block" in op["source_op"] for op in report["ops"])
+    steps = [c for c in report["jit_calls"] if c["function"] == "step"]
+    assert steps and steps[0]["calls"] == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["no_such_module:f", "-i", "f32[4]"], 2, "unknown module 'no_such_module'"),
+        ([f"{TARGETS}:no_such_function", "-i", "f32[4]"], 2, "has no attribute 'no_such_function'"),
+        (["missing/model.py:f", "-i", "f32[4]"], 2, "no such file: missing/model.py"),
+        (["--script", "missing/train.py"], 2, "no such script: missing/train.py"),
+        (["--read", "missing/profile"], 2, "no such trace directory or file"),
+        ([f"{TARGETS}:sum_of_squares", "-i", "f32[4]x"], 2, "malformed input spec"),
+        ([], 2, "exactly one of TARGET, --script PATH.py or --read PATH"),
+    ],
+)
+def test_bad_input_gives_one_error_line_and_no_traceback(args: list[str], code: int, fragment: str, tmp_path: Path):
+    out = tmp_path / "out"
+    assert_one_line_error(run_tool("--out", str(out), *args), code, fragment)
+    assert not out.exists()
