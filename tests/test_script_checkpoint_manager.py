@@ -1,0 +1,222 @@
+"""Tests of scripts/checkpoint_manager.py on real Orbax checkpoints, run as a subprocess as an assistant runs it.
+
+The checkpoints are written by `ocp.CheckpointManager` into a temporary directory. An incomplete step is
+the folder an interrupted save leaves behind: a finished step's files under Orbax's temporary name
+`<step>.orbax-checkpoint-tmp-<timestamp>`, which is what Orbax renames to `<step>` when a save commits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import orbax.checkpoint as ocp
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TOOL = REPO / "scripts" / "checkpoint_manager.py"
+STEPS = (10, 20, 30, 40)
+
+
+def run_tool(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK")}
+    command = [sys.executable, str(TOOL), *map(str, args)]
+    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], code: int, *fragments: str) -> None:
+    assert result.returncode == code, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def state_at(step: int, *, poison: bool = False) -> dict:
+    """The saved pytree: float32, bfloat16 and int32 leaves whose values depend on the step.
+
+    `embed` is random (incompressible) and large enough (8 KiB) for Orbax to store its chunk in a
+    data file of its own."""
+    w = jnp.full((4, 3), float(step), jnp.float32)
+    if poison:
+        w = w.at[0, 0].set(jnp.nan)
+    params = {"w": w, "b": jnp.arange(3, dtype=jnp.bfloat16), "embed": jax.random.normal(jax.random.key(step), (32, 64))}
+    return {"params": params, "step": jnp.array(step, jnp.int32)}
+
+
+def write_checkpoints(root: Path, steps=STEPS, *, poison_last: bool = False) -> Path:
+    with ocp.CheckpointManager(root, metadata={"run": "unit-test"}) as manager:
+        for step in steps:
+            state = state_at(step, poison=poison_last and step == steps[-1])
+            manager.save(step, args=ocp.args.StandardSave(state))
+        manager.wait_until_finished()
+    return root
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_checkpoints(tmp_path_factory.mktemp("pristine") / "ckpts")
+
+
+@pytest.fixture
+def ckpts(pristine: Path, tmp_path: Path) -> Path:
+    """A private copy of the checkpoints, with an incomplete step 50 next to the complete ones."""
+    root = shutil.copytree(pristine, tmp_path / "ckpts")
+    shutil.copytree(root / "40", root / "50.orbax-checkpoint-tmp-1700000000000000")
+    return root
+
+
+def folders(root: Path) -> set[str]:
+    return {p.name for p in root.iterdir()}
+
+
+def test_help_names_every_command_and_the_dry_run():
+    result = run_tool("--help")
+    assert result.returncode == 0
+    for text in ("list", "inspect", "verify", "prune", "DRY RUN", "--yes", "exit codes:"):
+        assert text in result.stdout, text
+    prune_help = run_tool("prune", "--help").stdout
+    assert "--keep" in prune_help and "--execute" in prune_help
+
+
+def test_list_shows_complete_and_incomplete_steps_with_sizes(ckpts: Path):
+    result = run_tool("list", ckpts, "--json")
+    assert result.returncode == 0, result.stderr
+    listed = json.loads(result.stdout)["steps"]
+    assert [(s["step"], s["complete"]) for s in listed] == [(s, True) for s in STEPS] + [(50, False)]
+    for entry in listed:
+        on_disk = sum(f.stat().st_size for f in Path(entry["path"]).rglob("*") if f.is_file())
+        assert entry["bytes"] == on_disk > 0
+    table = run_tool("list", ckpts)
+    assert "INCOMPLETE" in table.stdout and "50.orbax-checkpoint-tmp-" in table.stdout
+    assert f"4 complete, 1 incomplete; newest complete step: {STEPS[-1]}" in table.stdout
+
+
+def test_inspect_reads_shapes_and_dtypes_without_restoring(ckpts: Path):
+    result = run_tool("inspect", ckpts, "20", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    saved = state_at(20)
+    leaves = {c["name"]: c for c in report["tree"]["children"][0]["children"]}  # the "params" subtree
+    assert leaves["w"]["shape"] == list(saved["params"]["w"].shape) and leaves["w"]["dtype"] == "float32"
+    assert leaves["b"]["shape"] == list(saved["params"]["b"].shape) and leaves["b"]["dtype"] == "bfloat16"
+    assert report["total"]["params"] == sum(np.size(x) for x in jax.tree.leaves(saved))
+    assert report["step_metadata"]["item_handlers"] == {"default": "StandardCheckpointHandler"}
+    table = run_tool("inspect", ckpts, "latest").stdout
+    assert "Step 40" in table and "ArrayMetadata float32[4,3]" in table
+
+
+def test_verify_restores_and_checks_every_leaf(ckpts: Path):
+    result = run_tool("verify", ckpts, "latest", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["ok"] and report["step"] == STEPS[-1]
+    saved = jax.tree.leaves_with_path(state_at(STEPS[-1]))
+    assert {row["leaf"] for row in report["leaves"]} == {jax.tree_util.keystr(path) for path, _ in saved}
+    assert all(row["finite"] and row["ok"] for row in report["leaves"])
+
+
+def test_verify_fails_with_exit_3_on_a_non_finite_leaf(tmp_path: Path):
+    root = write_checkpoints(tmp_path / "nan", steps=(1, 2), poison_last=True)
+    result = run_tool("verify", root, "2")
+    assert "not finite" in result.stdout
+    assert_one_line_error(result, 3, "1 of 4 leaves failed", "['params']['w']")
+    assert run_tool("verify", root, "1").returncode == 0
+
+
+SAVE_SHARDED = """
+import sys
+import jax, jax.numpy as jnp, orbax.checkpoint as ocp
+from jax.sharding import NamedSharding, PartitionSpec as P
+mesh = jax.make_mesh((2, 2), ("data", "model"))
+x = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P("data", "model")))
+with ocp.CheckpointManager(sys.argv[1]) as manager:
+    manager.save(1, args=ocp.args.StandardSave({"x": x}))
+"""
+
+
+def test_verify_a_sharded_checkpoint_needs_its_device_count(tmp_path: Path):
+    env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=4"}
+    subprocess.run([sys.executable, "-c", SAVE_SHARDED, str(tmp_path / "sharded")], env=env, check=True, timeout=300)
+    assert_one_line_error(run_tool("verify", tmp_path / "sharded", "1"), 1, "Topology mismatch", "--devices N")
+    result = run_tool("verify", tmp_path / "sharded", "1", "--devices", "4", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["leaves"][0]["shape"] == [8, 4]
+
+
+def test_prune_is_a_dry_run_by_default(ckpts: Path):
+    before = folders(ckpts)
+    result = run_tool("prune", ckpts, "--keep", "2")
+    assert result.returncode == 0, result.stderr
+    assert "dry run: nothing deleted" in result.stdout and "would delete" in result.stdout
+    assert folders(ckpts) == before
+
+
+def test_prune_yes_deletes_exactly_the_oldest_steps_and_leaves_incomplete_ones(ckpts: Path):
+    result = run_tool("prune", ckpts, "--keep", "2", "--yes", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report == {"root": str(ckpts.resolve()), "dry_run": False, "kept": [30, 40], "deleted": [10, 20],
+                      "incomplete_untouched": [50]}
+    assert folders(ckpts) == {"30", "40", "50.orbax-checkpoint-tmp-1700000000000000", "metadata"}
+    assert run_tool("verify", ckpts, "30").returncode == 0
+
+
+def test_prune_keep_1_keeps_the_newest_and_keep_0_is_refused(ckpts: Path):
+    before = folders(ckpts)
+    assert_one_line_error(run_tool("prune", ckpts, "--keep", "0", "--yes"), 2, "never removes the newest", "step 40")
+    assert folders(ckpts) == before
+    assert run_tool("prune", ckpts, "--keep", "1", "--execute").returncode == 0
+    assert {"40", "50.orbax-checkpoint-tmp-1700000000000000"} <= folders(ckpts)
+    assert not {"10", "20", "30"} & folders(ckpts)
+
+
+def test_prune_refuses_a_step_that_is_a_symlink_out_of_the_root(ckpts: Path, tmp_path: Path):
+    outside = write_checkpoints(tmp_path / "elsewhere", steps=(5,)) / "5"
+    (ckpts / "5").symlink_to(outside, target_is_directory=True)
+    before = folders(ckpts)
+    result = run_tool("prune", ckpts, "--keep", "1", "--yes")
+    assert_one_line_error(result, 1, "refusing to prune", "symbolic link", "OUTSIDE", "nothing was deleted")
+    assert folders(ckpts) == before and outside.is_dir() and any(outside.iterdir())
+
+
+def _corrupt_tree_metadata(root: Path, step: str) -> None:
+    (root / step / "default" / "_METADATA").write_text("not json", encoding="utf-8")
+
+
+def _truncate_array_data(root: Path, step: str) -> None:
+    # The largest OCDBT data file of the step holds the `embed` chunk; cutting it in half breaks the
+    # restore while the tree metadata (in other files) still reads.
+    data = max((root / step / "default").glob("ocdbt.process_*/d/*"), key=lambda p: p.stat().st_size)
+    with open(data, "r+b") as handle:
+        handle.truncate(data.stat().st_size // 2)
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragments"),
+    [
+        (["list", "{root}/missing"], 2, ["does not exist", "ocp.CheckpointManager"]),
+        (["list", "{root}/40/_CHECKPOINT_METADATA"], 2, ["is a file, not a checkpoint directory"]),
+        (["list", "{root}/metadata"], 1, ["is not an Orbax checkpoint directory"]),
+        (["inspect", "{root}/40", "latest"], 1, ["is not an Orbax checkpoint directory", "pass its parent"]),
+        (["inspect", "{root}", "7"], 2, ["no step 7", "complete steps are [10, 20, 30, 40]"]),
+        (["verify", "{root}", "50"], 1, ["step 50", "is incomplete"]),
+        (["verify", "{root}", "newest"], 2, ["STEP must be a step number or `latest`"]),
+        (["prune", "{root}"], 2, ["--keep"]),
+        (["inspect", "{root}", "20"], 1, ["cannot read the metadata of", "/20", "corrupt"]),
+        (["verify", "{root}", "30"], 1, ["cannot restore", "/30", "corrupt"]),
+    ],
+)
+def test_bad_input_gives_one_error_line_and_no_traceback(ckpts: Path, args: list[str], code: int, fragments: list[str]):
+    _corrupt_tree_metadata(ckpts, "20")
+    _truncate_array_data(ckpts, "30")
+    result = run_tool(*(a.format(root=ckpts) for a in args))
+    assert_one_line_error(result, code, *fragments)
