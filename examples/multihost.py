@@ -12,7 +12,7 @@ Two modes:
   code, and writes its results to `--out-dir`. Cross-process collectives on CPU use gloo
   (`jax_cpu_collectives_implementation`, whose default is "gloo" in jax 0.12).
 
-Run on one machine (about 25 s wall, 7 s of CPU time, on 2 shared cores):
+Run on one machine (about 18 s wall and 6 s of CPU time for all processes, on 2 busy cores):
 
     python examples/multihost.py
     python examples/multihost.py --steps 5 --local-devices 2
