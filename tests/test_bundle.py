@@ -111,28 +111,53 @@ MARKDOWN = repo_files(".md")
 _PATH_IN_CODE = re.compile(r"^(?:\.{0,2}/)?(?:skills|references|examples|scripts|agents|tests|dev|mdexec|\.claude-plugin|\.ci)/[\w./-]*\w$")
 
 
-def _links_and_paths(path: Path) -> list[tuple[int, str, Path]]:
-    """(line, text, resolved path) for each relative link and each repo path named in backticks."""
+def _links_and_paths(path: Path) -> list[tuple[int, str, Path, str]]:
+    """(line, text, resolved path, anchor) for each relative link and each repo path named in backticks."""
     found = []
     for token in MarkdownIt("commonmark").parse(path.read_text(encoding="utf-8")):
         line = token.map[0] + 1 if token.map else 0
         for child in token.children or []:
             if child.type == "link_open":
                 href = str(child.attrs.get("href", ""))
-                target = href.split("#", 1)[0]
-                if target and not re.match(r"^[a-z][a-z0-9+.-]*:", target):
-                    found.append((line, href, (path.parent / target).resolve()))
+                target, _, anchor = href.partition("#")
+                if not re.match(r"^[a-z][a-z0-9+.-]*:", target):
+                    found.append((line, href, (path.parent / target).resolve() if target else path, anchor))
             elif child.type == "code_inline":
                 for word in child.content.split():
                     if _PATH_IN_CODE.match(word) and "*" not in word and "<" not in word:
-                        found.append((line, word, (REPO / word).resolve()))
+                        found.append((line, word, (REPO / word).resolve(), ""))
     return found
+
+
+def _anchors(path: Path) -> set[str]:
+    """The heading anchors GitHub generates for a Markdown file (lowercase, punctuation dropped)."""
+    tokens = MarkdownIt("commonmark").parse(path.read_text(encoding="utf-8"))
+    anchors: set[str] = set()
+    for opening, inline in zip(tokens, tokens[1:]):
+        if opening.type == "heading_open":
+            slug = re.sub(r"[^\w\- ]", "", inline.content.strip().lower()).replace(" ", "-")
+            unique, n = slug, 0
+            while unique in anchors:
+                n += 1
+                unique = f"{slug}-{n}"
+            anchors.add(unique)
+    return anchors
+
+
+def _unresolved(path: Path) -> list[str]:
+    problems = []
+    for line, text, target, anchor in _links_and_paths(path):
+        if not target.exists():
+            problems.append(f"line {line}: {text} (no such file)")
+        elif anchor and target.suffix == ".md" and anchor not in _anchors(target):
+            problems.append(f"line {line}: {text} (no heading with anchor #{anchor})")
+    return problems
 
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(p.relative_to(REPO)))
 def test_links_and_named_paths_resolve(path: Path):
-    missing = [f"line {line}: {text}" for line, text, target in _links_and_paths(path) if not target.exists()]
-    assert not missing, "these do not resolve:\n" + "\n".join(missing)
+    problems = _unresolved(path)
+    assert not problems, "these do not resolve:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("path", repo_files(".md"), ids=lambda p: str(p.relative_to(REPO)))
@@ -141,3 +166,14 @@ def test_long_references_open_with_contents(path: Path):
     if len(lines) > 300 and path.parent.name == "references":
         head = "\n".join(lines[:40]).lower()
         assert "contents" in head, f"{path.name} has {len(lines)} lines: open it with a table of contents"
+
+
+def test_link_check_catches_missing_files_and_anchors(tmp_path: Path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# A heading: with `code`\n\n[ok](#a-heading-with-code) [bad](#nope) [gone](missing.md)\n",
+        encoding="utf-8",
+    )
+    problems = _unresolved(page)
+    assert len(problems) == 2
+    assert "#nope" in problems[0] and "missing.md" in problems[1]
