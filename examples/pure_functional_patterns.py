@@ -16,6 +16,7 @@ import argparse
 import dataclasses
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -66,10 +67,12 @@ def init_state(key: jax.Array, features: int, learning_rate: float) -> TrainStat
 
 
 def predict(params: Params, inputs: jax.Array) -> jax.Array:
+    """The linear model: inputs @ w + b."""
     return inputs @ params["w"] + params["b"]
 
 
 def mse(params: Params, inputs: jax.Array, targets: jax.Array) -> jax.Array:
+    """Mean squared error of the linear model."""
     return jnp.mean((predict(params, inputs) - targets) ** 2)
 
 
@@ -103,11 +106,12 @@ def train_scan(state: TrainState, data: Dataset, steps: int) -> tuple[TrainState
 
 
 def max_param_difference(a: Params, b: Params) -> float:
+    """Largest absolute difference between matching leaves of two parameter dicts."""
     differences = jax.tree.map(lambda x, y: jnp.max(jnp.abs(x - y)), a, b)
     return float(max(jax.tree.leaves(differences)))
 
 
-def timed(fn, *args, **kwargs) -> tuple[tuple[TrainState, jax.Array], float, int]:
+def timed(fn: Callable[..., tuple[TrainState, jax.Array]], *args, **kwargs) -> tuple[tuple[TrainState, jax.Array], float, int]:
     """Runs fn and waits for the result; returns (result, seconds, number of new traces)."""
     traces_before = TRACES.total()
     start = time.perf_counter()
@@ -116,6 +120,7 @@ def timed(fn, *args, **kwargs) -> tuple[tuple[TrainState, jax.Array], float, int
 
 
 def parse_args() -> argparse.Namespace:
+    """Command-line flags; a bad value exits with a one-line message naming the flag."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300, help="SGD steps (default: 300)")
     parser.add_argument("--seed", type=int, default=0, help="seed for jax.random.key (default: 0)")
@@ -168,7 +173,7 @@ def main() -> None:
 
     print_results(
         f"Linear regression, {args.steps} SGD steps, batch {args.batch_size} of {args.samples}",
-        ["loop", "new traces", "final minibatch loss", "max |params - true|", "wall time (s)"],
+        ["loop", "new traces", "final minibatch loss", "max |params - true|", "wall time incl. compiles (s)"],
         [
             ["Python loop + jit(step)", loop_traces, float(loop_losses[-1]), loop_fit, loop_seconds],
             ["jit(lax.scan), first call", scan_traces, float(scan_losses[-1]), scan_fit, scan_seconds],
