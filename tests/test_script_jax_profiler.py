@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from script_runner import assert_one_line_error, run_script
 
 REPO = Path(__file__).resolve().parent.parent
 TOOL = REPO / "scripts" / "jax_profiler.py"
@@ -17,19 +17,7 @@ MLP_INPUTS = ["-i", "f32[16,32]", "-i", "f32[32,32]", "-i", "f32[32,4]"]
 
 
 def run_tool(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    """Run the tool with the test's Python; XLA_FLAGS is dropped so only --devices sets devices."""
-    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK")}
-    command = [sys.executable, str(TOOL), *args]
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-
-
-def assert_one_line_error(result: subprocess.CompletedProcess[str], code: int, *fragments: str) -> None:
-    assert result.returncode == code, result.stderr
-    assert "Traceback" not in result.stderr
-    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
-    assert len(errors) == 1, result.stderr
-    for fragment in fragments:
-        assert fragment in errors[0]
+    return run_script(TOOL, *args, cwd=cwd)
 
 
 def test_help_documents_flags_files_and_viewers():
