@@ -154,6 +154,7 @@ def train(args: argparse.Namespace, directory: Path) -> dict:
     wall_start = time.perf_counter()
     mngr = make_manager(directory, args.save_every, args.steps, args.crash_at_step)
     model, optimizer = build(args.seed)
+    initial_digest = params_digest(model)
     eval_x, eval_y = batch_for_step(args.seed + 1, 0)  # a held-out batch from another seed
     initial_eval = float(mse(model, eval_x, eval_y))
 
@@ -189,6 +190,7 @@ def train(args: argparse.Namespace, directory: Path) -> dict:
         "final_eval_mse": final_eval,
         "mean_save_call_ms": 1e3 * float(np.mean(save_seconds)) if save_seconds else float("nan"),
         "wall_seconds": time.perf_counter() - wall_start,
+        "initial_params_sha256": initial_digest,
         "params_sha256": params_digest(model),
     }
 
@@ -213,7 +215,8 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument(
         "--print-params-digest", action="store_true",
-        help="print one JSON line with the start step, final step and SHA-256 of the parameters",
+        help="print one JSON line with the start and final step, the steps on disk, and the SHA-256 of the "
+        "initial and the final parameters",
     )
     args = parser.parse_args()
     if args.steps < 1 or args.save_every < 1:
@@ -250,7 +253,7 @@ def main() -> None:
         ],
     )
     if args.print_params_digest:
-        keys = ("start_step", "final_step", "steps_on_disk", "params_sha256")
+        keys = ("start_step", "final_step", "steps_on_disk", "initial_params_sha256", "params_sha256")
         print(json.dumps({key: result[key] for key in keys}), flush=True)
 
 

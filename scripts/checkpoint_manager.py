@@ -1,7 +1,7 @@
 """List, inspect, verify and prune the Orbax checkpoints in one directory, through Orbax's own API.
 
   list ROOT              every step: complete, or incomplete (an interrupted save leaves a
-                         `<step>.orbax-checkpoint-tmp-*` folder), its size on disk and commit time
+                         `<step>.orbax-checkpoint-tmp` folder), its size on disk and commit time
   inspect ROOT STEP      the saved tree (shapes, dtypes, sharding) and the step metadata, read
                          without loading any array
   verify ROOT STEP       restore the step with Orbax and check that every leaf is finite and has
@@ -10,9 +10,10 @@
                          nothing unless --yes (or --execute) is given.
 
 ROOT is the directory given to `ocp.CheckpointManager`; STEP is a step number or `latest` (the newest
-complete step). Steps are found with `ocp.utils.checkpoint_steps_paths` and `ocp.utils.tmp_checkpoints`,
-read with `CheckpointManager.metadata(step)` and `.restore(step)` (the item handlers recorded in each
-step's metadata are registered), and deleted with `CheckpointManager.delete(step)`.
+complete step). Steps are found with Orbax's own helpers, not by matching folder names:
+`ocp.utils.checkpoint_steps_paths` lists the complete ones, `ocp.utils.tmp_checkpoints` the incomplete
+ones. They are read with `CheckpointManager.metadata(step)` and `.restore(step)` (the item handlers
+recorded in each step's metadata are registered), and deleted with `CheckpointManager.delete(step)`.
 
 prune never removes the newest complete checkpoint, never touches incomplete folders, and refuses to
 run (deleting nothing) when a step it would delete is a symbolic link or resolves outside ROOT.
@@ -20,6 +21,7 @@ run (deleting nothing) when a step it would delete is a symbolic link or resolve
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import importlib
 import os
@@ -74,7 +76,7 @@ def build_parser() -> CliParser:
                        ("verify", "restore a step and check every leaf")):
         command = commands.add_parser(name, help=text)
         command.add_argument("root", metavar="ROOT", help=root_help)
-        command.add_argument("step", metavar="STEP", help=step_help)
+        command.add_argument("step", metavar="STEP", type=step_argument, help=step_help)
     commands.choices["inspect"].add_argument("--depth", type=non_negative_int, help="tree levels to show (default: all)")
     verify = commands.choices["verify"]
     prune = commands.add_parser("prune", help="delete all but the newest N complete steps (dry run by default)")
@@ -86,6 +88,13 @@ def build_parser() -> CliParser:
     verify.add_argument("--devices", type=positive_int, metavar="N", help="restore on N virtual CPU devices, for a "
                         "checkpoint saved with N-way sharding (sets XLA_FLAGS=--xla_force_host_platform_device_count=N)")
     return parser
+
+
+def step_argument(text: str) -> str:
+    """argparse type for STEP: checked before Orbax is imported, so a typo fails at once."""
+    if text != "latest" and not text.isdigit():
+        raise argparse.ArgumentTypeError(f"must be a step number or `latest`, not {text!r}")
+    return text
 
 
 # --- finding steps -------------------------------------------------------------------------------
@@ -190,10 +199,7 @@ def select_step(steps: Sequence[StepDir], text: str, root: Path) -> StepDir:
         if not complete:
             raise CliError(f"{root} has no complete checkpoint: every step folder is incomplete (see `list`)")
         return complete[-1]
-    try:
-        number = int(text)
-    except ValueError:
-        raise UsageError(f"STEP must be a step number or `latest`, not {text!r}") from None
+    number = int(text)  # a number: `step_argument` checked it on the command line
     for candidate in steps:
         if candidate.step == number and candidate.complete:
             return candidate
@@ -440,10 +446,11 @@ def cmd_prune(root: Path, keep: int, execute: bool, as_json: bool) -> int:
     freed = human_bytes(sum(s.nbytes for s in deleted))
     if incomplete:
         print(f"incomplete steps left alone: {incomplete}")
+    count = f"{len(deleted)} step{'' if len(deleted) == 1 else 's'} ({freed})"
     if execute:
-        print(f"deleted {len(deleted)} steps ({freed})")
+        print(f"deleted {count}")
     else:
-        print(f"dry run: nothing deleted; run again with --yes to delete {len(deleted)} steps ({freed})")
+        print(f"dry run: nothing deleted; run again with --yes to delete {count}")
     return 0
 
 

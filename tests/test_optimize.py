@@ -2,7 +2,7 @@
 
 Step 1 (baseline) and step 6 (verify the improvement) of the skill's workflow run:
 
-    pytest tests/test_optimize.py --benchmark-only -p no:xdist
+    pytest tests/test_optimize.py --benchmark-only -n0
 
 pytest-benchmark cannot time under pytest-xdist (this repo's default `-n 2`): it then disables
 benchmarking with a warning and the `benchmark` fixture calls each function once. Every test here

@@ -3,7 +3,9 @@
 `examples/orbax_checkpointing.py --crash-at-step K` stalls the background save of step K after its files
 are written and before Orbax commits it (the rename of `K.orbax-checkpoint-tmp` to `K`), and prints
 `STALLED step K`. The test sends SIGKILL at that moment, looks at the directory, restarts the example on
-it, and compares the result with an uninterrupted run.
+it, and compares the result with an uninterrupted run. The uninterrupted run is the example run with its
+defaults (`--steps 40 --save-every 10 --seed 0`, a fresh temporary directory), which is also the plain run
+that `tests/test_examples.py` leaves to this file.
 """
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ RUN_TIMEOUT = 240  # seconds for one run of the example on a busy 2-core machine
 
 def example_command(*flags: str) -> list[str]:
     return [sys.executable, str(EXAMPLE), *flags]
+
+
+@pytest.fixture(scope="module")
+def default_run() -> tuple[str, dict]:
+    """One uninterrupted run of the example with its defaults: its output and its JSON line."""
+    return run_to_completion()
 
 
 def run_to_completion(*flags: str) -> tuple[str, dict]:
@@ -75,7 +83,7 @@ def kill_while_save_is_stalled(ckpt_dir: Path) -> tuple[list[str], str]:
 
 
 @pytest.mark.timeout(900)
-def test_sigkill_during_async_save_resumes_from_newest_complete_checkpoint(tmp_path: Path):
+def test_sigkill_during_async_save_resumes_from_newest_complete_checkpoint(tmp_path: Path, default_run):
     crashed = tmp_path / "crashed"
     listing, output = kill_while_save_is_stalled(crashed)
 
@@ -99,34 +107,22 @@ def test_sigkill_during_async_save_resumes_from_newest_complete_checkpoint(tmp_p
     assert not (crashed / in_flight[0]).exists()
     assert CRASH_AT in resumed["steps_on_disk"]
 
-    uninterrupted_output, uninterrupted = run_to_completion("--ckpt-dir", str(tmp_path / "uninterrupted"),
-                                                            "--steps", str(STEPS), "--save-every", str(SAVE_EVERY))
-    assert uninterrupted["start_step"] == 0
+    uninterrupted_output, uninterrupted = default_run
+    assert (uninterrupted["start_step"], uninterrupted["final_step"]) == (0, STEPS)
     assert "resumed" not in uninterrupted_output
-    # (c) bitwise the same parameters as a run that was never interrupted.
+    # (c) bitwise the same parameters as a run that was never interrupted ...
     assert resumed["params_sha256"] == uninterrupted["params_sha256"]
-    assert uninterrupted["params_sha256"] != untrained_digest()
-
-
-def untrained_digest() -> str:
-    """Digest of the initial parameters: shows that the digest does depend on the parameters."""
-    sys.path.insert(0, str(EXAMPLE.parent))
-    try:
-        import orbax_checkpointing as example
-    finally:
-        sys.path.remove(str(EXAMPLE.parent))
-    model, _ = example.build(0)
-    return example.params_digest(model)
+    # ... where the digest does depend on the parameters: the untrained ones give another one.
+    assert resumed["initial_params_sha256"] == uninterrupted["initial_params_sha256"] != uninterrupted["params_sha256"]
 
 
 @pytest.mark.timeout(600)
-def test_example_runs_with_defaults():
-    done = subprocess.run(example_command(), cwd=REPO, capture_output=True, text=True, timeout=RUN_TIMEOUT)
-    output = done.stdout + done.stderr
-    assert done.returncode == 0, output[-4000:]
+def test_example_runs_with_defaults(default_run):
+    output, result = default_run
     assert "no checkpoint found: starting from step 0" in output
     assert "Orbax: asynchronous checkpoints with resume" in output
     assert "measured on:" in output
+    assert result["steps_on_disk"] == [STEPS - 2 * SAVE_EVERY, STEPS - SAVE_EVERY, STEPS]  # max_to_keep=3
 
 
 @pytest.mark.timeout(120)
