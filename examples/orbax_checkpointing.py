@@ -8,7 +8,7 @@ What it shows:
   that was never interrupted (the batch of step s is a pure function of `--seed` and s);
 - crash safety: `--crash-at-step K` stalls the background save of step K after its files are written and
   before Orbax commits it (renames `K.orbax-checkpoint-tmp` to `K`), prints `STALLED step K`, and waits
-  to be killed. `tests/test_orbax_crash.py` sends SIGKILL at that point and restarts the example.
+  to be killed. `tests/test_examples.py` sends SIGKILL at that point and restarts the example.
 
 Run from the repository root:
 
