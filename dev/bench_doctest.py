@@ -2,9 +2,10 @@
 
 All three run the same corpus the same way (one pytest process, `-n 0`, 8 virtual CPU devices). The
 corpus is every Markdown file of the bundle with the blocks that the other two tools cannot express
-dropped for all three: blocks with an mdexec directive (expected exception, skip, timeout, device
-count, fresh namespace) and `>>>` doctest blocks. For pytest-markdown-docs every fence is marked
-`continuation`, so blocks share a namespace as they do in the other two.
+expressed the same way for all three: an expected exception becomes a try/except inside the block,
+and the blocks pytest-markdown-docs cannot express at all (`>>>` sessions, skips) are dropped for
+all three. For pytest-markdown-docs every fence is marked `continuation`, so blocks share a
+namespace as they do in the other two.
 
 mdexec is also timed the way the test suite runs it (`-n 2` on the full, undropped corpus).
 Results go to results/doctest_benchmark.md.
@@ -30,9 +31,10 @@ from markdown_it import MarkdownIt
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "examples"))
-from mdexec.document import PYTHON_LANGS, read_blocks  # noqa: E402
+from mdexec.document import read_blocks  # noqa: E402
 
 CORPUS_DIRS = ("skills", "agents", "references")
+DEVICE_FLAGS = "--xla_force_host_platform_device_count=8"
 SYBIL_CONFTEST = """\
 from sybil import Sybil
 from sybil.parsers.markdown import PythonCodeBlockParser
@@ -57,23 +59,50 @@ def corpus_files() -> list[Path]:
 
 
 def common_subset(path: Path, mark_continuation: bool) -> str:
-    """The file with every block the other tools cannot express turned into a non-Python fence."""
+    """The file as plain Python fences that all three tools run the same way.
+
+    An expected exception becomes a try/except inside the block; `>>>` blocks and skipped blocks,
+    which pytest-markdown-docs cannot express, become `text` fences for all three tools.
+    """
     lines = path.read_text(encoding="utf-8").splitlines()
-    dropped = {b.line for b in read_blocks(path) if b.is_doctest or b.directives != type(b.directives)()}
-    for token in MarkdownIt("commonmark").parse("\n".join(lines)):
-        if token.type != "fence" or not token.map:
+    blocks = {block.line: block for block in read_blocks(path)}
+    fences = [t for t in MarkdownIt("commonmark").parse("\n".join(lines)) if t.type == "fence" and t.map]
+    for token in reversed(fences):  # from the end, so earlier line numbers stay valid
+        block = blocks.get(token.map[0] + 1)
+        if block is None:
             continue
-        lang = token.info.strip().split(maxsplit=1)[0].lower() if token.info.strip() else ""
-        if lang not in PYTHON_LANGS:
-            continue
-        start = token.map[0]
+        start, end = token.map
         indent = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
-        if start + 1 in dropped:
+        if block.is_doctest or block.directives.skip:
             lines[start] = f"{indent}{token.markup}text"
-        elif mark_continuation:
+            continue
+        if mark_continuation:
             lines[start] = f"{indent}{token.markup}python continuation"
+        if block.directives.raises:
+            body = [indent + line for line in expect_raises(block.source, block.directives.raises)]
+            lines[start + 1 : end - 1] = body
     text = "\n".join(lines) + "\n"
     return re.sub(r"<!--\s*mdexec:.*?-->", "", text, flags=re.S)
+
+
+def expect_raises(source: str, dotted: str) -> list[str]:
+    """Python that runs `source` and passes only if it raises `dotted` (warnings turned into errors)."""
+    module, _, name = dotted.rpartition(".")
+    error = f'getattr(__import__("importlib").import_module("{module}"), "{name}")' if module else name
+    body = [f"        {line}" if line.strip() else "" for line in source.splitlines()]
+    return [
+        "import warnings as _bench_warnings",
+        f"_bench_expected = {error}",
+        "try:",
+        "    with _bench_warnings.catch_warnings():",
+        "        if issubclass(_bench_expected, Warning):",
+        '            _bench_warnings.simplefilter("error", _bench_expected)',
+        *body,
+        "except _bench_expected:",
+        "    pass",
+        "else:",
+        f'    raise AssertionError("did not raise {dotted}")',
+    ]
 
 
 def build_corpus(root: Path, mark_continuation: bool) -> None:
@@ -83,45 +112,59 @@ def build_corpus(root: Path, mark_continuation: bool) -> None:
         target.write_text(common_subset(path, mark_continuation), encoding="utf-8")
 
 
-def run_pytest(args: list[str], cwd: Path) -> tuple[float, str]:
-    env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=8"}
+def run_pytest(args: list[str], cwd: Path, cap: float) -> tuple[float, str]:
+    """Run pytest; return wall seconds and its summary line, or how far it got if stopped at `cap`."""
+    env = {**os.environ, "XLA_FLAGS": DEVICE_FLAGS}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *args]
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=3600)
+    try:
+        done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=cap)
+    except subprocess.TimeoutExpired as stopped:
+        out = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else stopped.stdout or ""
+        progress = "".join(line for line in out.splitlines() if re.fullmatch(r"[.FEsx]+(\s+\[\s*\d+%\])?", line))
+        finished = sum(progress.count(c) for c in ".FEsx")
+        return cap, f"stopped at the {cap:.0f} s cap after {finished} items"
     seconds = time.perf_counter() - start
     last = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
     return seconds, re.sub(r" in [\d.]+s.*", "", last)
 
 
-def measure() -> list[Timing]:
+TOOL_ARGS = {
+    "mdexec": ["-n", "0", "."],
+    "pytest-markdown-docs": ["-n", "0", "-p", "no:mdexec", "--markdown-docs", "."],
+    "Sybil": ["-n", "0", "-p", "no:mdexec", "."],
+}
+
+
+def measure(cap: float) -> list[Timing]:
+    """Time the three tools on the common corpus, then mdexec as CI runs it."""
     timings = []
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        for tool, continuation in (("mdexec", False), ("pytest-markdown-docs", True), ("Sybil", False)):
-            root = Path(tmp) / tool
-            build_corpus(root, continuation)
+        roots = {}
+        for tool in TOOL_ARGS:  # build every corpus first, so all three see the same files
+            roots[tool] = root = Path(tmp) / tool
+            build_corpus(root, mark_continuation=tool == "pytest-markdown-docs")
             (root / "pyproject.toml").write_text("[tool.pytest.ini_options]\n", encoding="utf-8")
             if tool == "Sybil":
                 (root / "conftest.py").write_text(SYBIL_CONFTEST, encoding="utf-8")
-            args = {
-                "mdexec": ["-n", "0", "."],
-                "pytest-markdown-docs": ["-n", "0", "-p", "no:mdexec", "--markdown-docs", "."],
-                "Sybil": ["-n", "0", "-p", "no:mdexec", "."],
-            }[tool]
-            seconds, summary = run_pytest(args, root)
+        for tool, args in TOOL_ARGS.items():
+            seconds, summary = run_pytest(args, roots[tool], cap)
             timings.append(Timing(tool, "common subset, -n 0", seconds, summary))
     paths = [str(p.relative_to(REPO)) for p in corpus_files()]
-    seconds, summary = run_pytest(["-n", "2", "--dist", "loadfile", *paths], REPO)
+    seconds, summary = run_pytest(["-n", "2", "--dist", "loadfile", *paths], REPO, cap)
     timings.append(Timing("mdexec", "full corpus, -n 2 (as in CI)", seconds, summary))
     return timings
 
 
-def write_report(timings: list[Timing], out: Path) -> str:
+def write_report(timings: list[Timing], out: Path, cap: float) -> str:
     from _report import environment_stamp
 
     rows = "\n".join(f"| {t.tool} | {t.corpus} | {t.seconds:.1f} | {t.summary} |" for t in timings)
     report = (
         "# Doc-test benchmark\n\n"
-        f"Command: `python dev/bench_doctest.py`. Measured on: {environment_stamp()}.\n\n"
+        f"Command: `python dev/bench_doctest.py --cap {cap:.0f}`. Measured on: {environment_stamp()}.\n\n"
+        "pytest-markdown-docs re-runs every earlier block of a file for each `continuation` block, so its\n"
+        "time grows with the square of a file's length; a run still going at the cap is reported as stopped.\n\n"
         "| tool | corpus | wall time (s) | pytest summary |\n| --- | --- | --- | --- |\n"
         f"{rows}\n"
     )
@@ -133,12 +176,14 @@ def write_report(timings: list[Timing], out: Path) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=REPO / "results/doctest_benchmark.md", help="report file")
+    parser.add_argument("--cap", type=float, default=300, help="stop a tool's run after this many seconds (default 300)")
     options = parser.parse_args()
+    os.environ["XLA_FLAGS"] = DEVICE_FLAGS  # so the stamp reports the devices the runs used
     for tool in ("pytest_markdown_docs", "sybil"):
         if importlib.util.find_spec(tool) is None:
             print(f"error: {tool} is not installed; run `bash dev/setup.sh`", file=sys.stderr)
             return 2
-    print(write_report(measure(), options.out))
+    print(write_report(measure(options.cap), options.out, options.cap))
     return 0
 
 
