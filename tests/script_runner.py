@@ -10,10 +10,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def run_script(tool: Path, *args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+def run_script(tool: Path, *args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     """Run `tool` with the test's Python; XLA_FLAGS is dropped so only --devices sets devices."""
     env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK")}
-    command = [sys.executable, str(tool), *args]
+    command = [sys.executable, str(tool), *map(str, args)]
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 

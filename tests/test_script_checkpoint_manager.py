@@ -28,6 +28,8 @@ import numpy as np
 import orbax.checkpoint as ocp
 import pytest
 
+from script_runner import run_script
+
 REPO = Path(__file__).resolve().parent.parent
 TOOL = REPO / "scripts" / "checkpoint_manager.py"
 sys.path.insert(0, str(TOOL.parent))
@@ -43,9 +45,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 def run_tool(*args: str | Path) -> subprocess.CompletedProcess[str]:
     """Run the tool in a fresh interpreter, without XLA_FLAGS (only --devices sets devices)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK")}
-    command = [sys.executable, str(TOOL), *map(str, args)]
-    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    return run_script(TOOL, *args)
 
 
 @pytest.fixture

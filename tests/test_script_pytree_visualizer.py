@@ -11,7 +11,6 @@ Xeon, measured with `/usr/bin/time`).
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -22,6 +21,8 @@ import jax.numpy as jnp
 import numpy as np
 import orbax.checkpoint as ocp
 import pytest
+
+from script_runner import run_script
 from flax import nnx
 
 REPO = Path(__file__).resolve().parent.parent
@@ -81,9 +82,7 @@ def targets(tmp_path: Path) -> Path:
 
 
 def run_tool(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK")}
-    command = [sys.executable, str(TOOL), *map(str, args)]
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    return run_script(TOOL, *args, cwd=cwd)
 
 
 @pytest.fixture
