@@ -124,6 +124,7 @@ def _links_and_paths(path: Path) -> list[tuple[int, str, Path, str]]:
                     found.append((line, href, (path.parent / target).resolve() if target else path, anchor))
             elif child.type == "code_inline":
                 for word in child.content.split():
+                    word = word.removeprefix("${CLAUDE_PLUGIN_ROOT}/")  # the client substitutes the plugin root
                     if _PATH_IN_CODE.match(word) and "*" not in word and "<" not in word:
                         found.append((line, word, (REPO / word).resolve(), ""))
     return found
