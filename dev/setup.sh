@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Install everything jax-pro needs into this checkout: a Python 3.12 virtualenv at .venv with the
-# pinned packages from pyproject.toml, and Claude Code's CLI (pinned) under .tools/ for the bundle checks.
+# Install everything jax-pro needs for this checkout: a Python 3.12 virtualenv with the pinned packages
+# from pyproject.toml, a second small one with only what a user has (the installed-plugin test), and
+# Claude Code's CLI (pinned) for the bundle checks.
+#
+# They live outside the checkout, in ${JAXPRO_ENV_HOME:-${XDG_CACHE_HOME:-~/.cache}/jax-pro}/<checkout
+# name>-<hash of its real path>/, with .venv and .tools here as symlinks to them: installing the plugin
+# from this checkout copies the folder but not symlinks, so the installed plugin stays small. Each
+# checkout gets its own environment because the editable install of mdexec points at its tree.
 # Safe to re-run: it only installs what is missing or out of date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,10 +27,44 @@ find_python() {
   exit 1
 }
 
+checkout=$(pwd -P)
+key=$(printf '%s' "$checkout" | { sha256sum 2>/dev/null || shasum -a 256; } | cut -c1-12)
+env_dir="${JAXPRO_ENV_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/jax-pro}/$(basename "$checkout")-$key"
+
+link_into_env() {
+  # Make ./$1 a symlink to $env_dir/$2. A real directory that an older setup left in the checkout is
+  # moved out (.tools) or deleted and rebuilt (.venv: a virtualenv's scripts hold absolute paths);
+  # a directory this script did not make is left alone, and setup stops.
+  local name=$1 target="$env_dir/$2" ours=$3
+  if [[ -L "$name" && "$(readlink "$name")" == "$target" ]]; then return; fi
+  if [[ -L "$name" ]]; then
+    rm "$name"
+  elif [[ -e "$name" ]]; then
+    if [[ ! -e "$name/$ours" ]]; then
+      echo "error: ./$name is a directory that dev/setup.sh did not create (no $name/$ours)." >&2
+      echo "       Move or delete it, then re-run: setup makes ./$name a symlink to $target." >&2
+      exit 1
+    fi
+    mkdir -p "$env_dir"
+    if [[ "$name" == .tools && ! -e "$target" ]]; then
+      echo "setup: moving the old in-checkout ./$name to $target"
+      mv "$name" "$target"
+    else
+      echo "setup: deleting the old in-checkout ./$name; it is rebuilt in $target"
+      rm -rf "$name"
+    fi
+  fi
+  mkdir -p "$env_dir"
+  ln -s "$target" "$name"
+}
+
+link_into_env .venv venv .jaxpro-installed
+link_into_env .tools tools .claude-version
+
 if [[ ! -x .venv/bin/python ]]; then
   python=$(find_python)
-  echo "setup: creating .venv with $("$python" --version)"
-  "$python" -m venv .venv
+  echo "setup: creating $env_dir/venv with $("$python" --version)"
+  "$python" -m venv "$env_dir/venv"
 fi
 
 stamp=.venv/.jaxpro-installed
@@ -35,14 +75,35 @@ if [[ ! -f "$stamp" || pyproject.toml -nt "$stamp" ]]; then
   touch "$stamp"
 fi
 
-claude_bin=.tools/node_modules/@anthropic-ai/claude-code-linux-x64/claude
-if [[ "${JAXPRO_SKIP_CLAUDE:-0}" != 1 ]] && command -v npm >/dev/null 2>&1; then
+# What a user of the installed plugin has: jax and the libraries the examples import, at the same
+# pins, and not rich (flax needs rich, so the two flax examples run in .venv instead).
+user_venv="$env_dir/user-venv"
+if [[ ! -f "$user_venv/.jaxpro-installed" || pyproject.toml -nt "$user_venv/.jaxpro-installed" ]]; then
+  echo "setup: creating $user_venv (jax, optax, numpyro, orbax-checkpoint; no rich)"
+  rm -rf "$user_venv"
+  .venv/bin/python -m venv "$user_venv"
+  .venv/bin/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")' \
+    > "$env_dir/pins.txt"
+  "$user_venv/bin/python" -m pip install --quiet --disable-pip-version-check -c "$env_dir/pins.txt" \
+    jax jaxlib optax numpyro orbax-checkpoint
+  touch "$user_venv/.jaxpro-installed"
+fi
+
+if [[ "${JAXPRO_SKIP_CLAUDE:-0}" != 1 ]]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "error: npm not found. It installs Claude Code's CLI, which the bundle checks run." >&2
+    echo "       Install Node.js with npm, or set JAXPRO_SKIP_CLAUDE=1 to go without (see README.md)." >&2
+    exit 1
+  fi
   installed=$(cat .tools/.claude-version 2>/dev/null || true)
   if [[ "$installed" != "$CLAUDE_CODE_VERSION" ]]; then
-    echo "setup: installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION into .tools/"
-    npm install --silent --no-audit --no-fund --prefix .tools \
-      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" >/dev/null 2>&1
+    echo "setup: installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION into $env_dir/tools"
+    if ! npm install --no-audit --no-fund --prefix "$env_dir/tools" "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION"; then
+      echo "error: npm could not install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION (its output is above)." >&2
+      echo "       Check that npm can reach its registry, then re-run; or set JAXPRO_SKIP_CLAUDE=1." >&2
+      exit 1
+    fi
     echo "$CLAUDE_CODE_VERSION" > .tools/.claude-version
   fi
 fi
-echo "setup: ready (.venv/bin/python, $(.venv/bin/python -c 'import jax; print("jax", jax.__version__)'))"
+echo "setup: ready (.venv/bin/python, $(.venv/bin/python -c 'import jax; print("jax", jax.__version__)'); environment in $env_dir)"
