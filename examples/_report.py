@@ -2,6 +2,7 @@
 
 Every example prints its measured results through `print_results`, so a reader (and the test suite)
 always sees the same shape of output: a title, a table, and the hardware and library versions.
+Plain text, and nothing beyond the standard library and JAX, so that it runs wherever JAX does.
 """
 
 from __future__ import annotations
@@ -10,9 +11,6 @@ import importlib.metadata
 import os
 import platform
 from collections.abc import Sequence
-
-from rich.console import Console
-from rich.table import Table
 
 _LIBRARIES = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "numpyro")
 
@@ -48,14 +46,14 @@ def _cpu_model() -> str:
 
 def print_results(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
     """Print a results table followed by the environment stamp."""
-    table = Table(title=title, title_justify="left")
-    for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*(_format(cell) for cell in row))
-    console = Console(width=120)
-    console.print(table)
-    console.print(f"measured on: {environment_stamp()}", soft_wrap=True)
+    cells = [[_format(cell) for cell in row] for row in rows]
+    widths = [max([len(column), *(len(row[i]) for row in cells)]) for i, column in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(value.ljust(width) for value, width in zip(values, widths)).rstrip()
+
+    print("\n".join([title, line(columns), line(["-" * w for w in widths]), *map(line, cells)]))
+    print(f"measured on: {environment_stamp()}", flush=True)
 
 
 def _format(cell: object) -> str:

@@ -11,8 +11,10 @@ they all need, so that each tool reads as its own job:
   (`check_input_specs` validates specs without importing JAX).
 - `lower_and_compile(fn, args, name)`: `jax.jit` (literals static) + AOT lower/compile, timed.
 - `setup_host_devices(8)`: virtual CPU devices, set up before JAX is imported.
-- `CliParser`, `print_table`, `print_json`, `environment`: consistent `--help`, tables, JSON, and the
-  hardware/version stamp that every measured number carries.
+- `CliParser`, `print_table`, `print_json`, `environment`: consistent `--help`, plain-text tables, JSON,
+  and the hardware/version stamp that every measured number carries.
+
+The tools need only JAX (checkpoint_manager.py also needs orbax-checkpoint); nothing else is imported.
 
 JAX is imported lazily inside the functions that need it, so that `setup_host_devices` can still set
 `XLA_FLAGS` after the arguments are parsed.
@@ -394,30 +396,27 @@ def compiled_args(compiled: Any, args: Sequence[Any]) -> list[Any]:
 # --- output --------------------------------------------------------------------------------------
 
 def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
-    """Print a rich table; floats get 4 significant digits."""
-    from rich.console import Console
-    from rich.table import Table
+    """Print a plain-text table and a blank line; floats get 4 significant digits."""
+    print(format_table(title, columns, rows), end="\n\n")
 
-    table = Table(title=title, title_justify="left")
-    for i, column in enumerate(columns):
-        numeric = all(_is_number(row[i]) for row in rows)
-        table.add_column(column, justify="right" if numeric and rows else "left")
-    for row in rows:
-        table.add_row(*(f"{c:.4g}" if isinstance(c, float) else str(c) for c in row))
-    Console(width=max(120, _terminal_width())).print(table)
+
+def format_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """`title`, a header row, a rule and the rows, in columns two spaces apart (no dependency)."""
+    cells = [[f"{c:.4g}" if isinstance(c, float) else str(c) for c in row] for row in rows]
+    widths = [max([len(column), *(len(row[i]) for row in cells)]) for i, column in enumerate(columns)]
+    numeric = [bool(rows) and all(_is_number(row[i]) for row in rows) for i in range(len(columns))]
+
+    def line(values: Sequence[str]) -> str:
+        padded = (v.rjust(w) if right else v.ljust(w) for v, w, right in zip(values, widths, numeric))
+        return "  ".join(padded).rstrip()
+
+    return "\n".join([title, line(columns), line(["-" * w for w in widths]), *map(line, cells)])
 
 
 def _is_number(cell: object) -> bool:
     if isinstance(cell, (int, float)) or cell in ("", None, "n/a"):
         return True
     return isinstance(cell, str) and re.fullmatch(r"[+-]?[\d,]+(\.\d+)?", cell) is not None
-
-
-def _terminal_width() -> int:
-    try:
-        return os.get_terminal_size().columns
-    except OSError:
-        return 120
 
 
 def environment() -> dict[str, object]:

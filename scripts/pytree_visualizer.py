@@ -193,30 +193,26 @@ def _leaf_text(leaf: Leaf) -> str:
 
 
 def _label(node: Node) -> str:
-    from rich.markup import escape
-
     counts = f"{node.params:,} params, {human_bytes(node.nbytes)}"
     if node.leaf is not None:
-        return f"[bold]{escape(node.name)}[/]: {escape(_leaf_text(node.leaf))}  [dim]{counts}[/]"
-    return f"[bold]{escape(node.name)}[/]  [dim]{node.leaves} leaves, {counts}[/]"
+        return f"{node.name}: {_leaf_text(node.leaf)}  ({counts})"
+    return f"{node.name}  ({node.leaves} leaves, {counts})"
 
 
-def to_rich(node: Node, depth: int | None) -> Any:
-    """A `rich.tree.Tree` of `node`, cut after `depth` levels."""
-    from rich.tree import Tree
-
-    tree = Tree(_label(node))
-    _add_children(tree, node, depth)
-    return tree
+def tree_lines(node: Node, depth: int | None) -> list[str]:
+    """`node` and its subtrees drawn with `├──`/`└──`, cut after `depth` levels."""
+    return [_label(node), *_child_lines(node, depth, "")]
 
 
-def _add_children(tree: Any, node: Node, depth: int | None) -> None:
+def _child_lines(node: Node, depth: int | None, indent: str) -> list[str]:
     if depth is not None and depth <= 0:
-        if node.children:
-            tree.add(f"[dim]... {len(node.children)} children not shown (--depth)[/]")
-        return
-    for child in node.children.values():
-        _add_children(tree.add(_label(child)), child, None if depth is None else depth - 1)
+        return [f"{indent}└── ... {len(node.children)} children not shown (--depth)"] if node.children else []
+    lines, children = [], list(node.children.values())
+    for i, child in enumerate(children):
+        last = i == len(children) - 1
+        lines.append(f"{indent}{'└── ' if last else '├── '}{_label(child)}")
+        lines += _child_lines(child, None if depth is None else depth - 1, indent + ("    " if last else "│   "))
+    return lines
 
 
 def to_dict(node: Node, depth: int | None) -> dict[str, Any]:
@@ -238,9 +234,7 @@ def show(node: Node, depth: int | None, as_json: bool, extra: dict[str, Any] | N
                     "by_kind": {k: {"leaves": v[0], "params": v[1], "bytes": v[2]} for k, v in kinds.items()},
                     "tree": to_dict(node, depth)})
         return
-    from rich.console import Console
-
-    Console(width=120).print(to_rich(node, depth))
+    print("\n".join(tree_lines(node, depth)))
     rows = [(kind, v[0], f"{v[1]:,}", human_bytes(v[2])) for kind, v in sorted(kinds.items())]
     rows.append(("total", node.leaves, f"{node.params:,}", human_bytes(node.nbytes)))
     print_table("Totals by leaf kind", ["kind", "leaves", "params", "bytes"], rows)
