@@ -77,6 +77,8 @@ class CliParser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        if kwargs.get("epilog"):  # examples name this folder, so they run from the user's project as printed
+            kwargs["epilog"] = kwargs["epilog"].replace("python scripts/", f"python {Path(__file__).resolve().parent}/")
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
@@ -116,17 +118,21 @@ def first_line(text: str) -> str:
 
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
+    return _int_at_least(text, 1)
 
 
 def non_negative_int(text: str) -> int:
     """argparse type: an integer >= 0."""
-    value = int(text)
-    if value < 0:
-        raise ValueError(text)
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text: str, low: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < low:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}")
     return value
 
 

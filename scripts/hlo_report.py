@@ -43,6 +43,7 @@ from _cli import (
     lower_and_compile,
     parse_inputs,
     print_json,
+    positive_int,
     print_table,
     run_cli,
     setup_host_devices,
@@ -80,7 +81,7 @@ def build_parser() -> CliParser:
     diff.add_argument("--diff", metavar="OTHER", help="compare with another MODULE:FUNCTION on the same inputs")
     diff.add_argument("--diff-git", metavar="REV", help="compare with TARGET's source file at git revision REV")
     parser.add_argument(
-        "--devices", type=int, metavar="N",
+        "--devices", type=positive_int, metavar="N",
         help="compile for N virtual CPU devices (sets XLA_FLAGS=--xla_force_host_platform_device_count=N); "
         "needed when the function builds a mesh",
     )

@@ -29,6 +29,7 @@ import runpy
 import sys
 import tempfile
 import time
+import traceback
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -91,7 +92,7 @@ def build_parser() -> CliParser:
     )
     parser.add_argument("--read", metavar="PATH", help="summarise an existing trace: a directory or a *.trace.json.gz file")
     parser.add_argument(
-        "--devices", type=int, metavar="N",
+        "--devices", type=positive_int, metavar="N",
         help="run on N virtual CPU devices (sets XLA_FLAGS=--xla_force_host_platform_device_count=N)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
@@ -141,10 +142,16 @@ def profile_script(argv: Sequence[str], out: Path, quiet_stdout: bool) -> str | 
             if exc.code not in (None, 0):
                 error = f"script exited with code {exc.code}"
         except Exception as exc:
-            error = f"script raised {type(exc).__name__}: {first_line(str(exc))}"
+            error = f"{_where(exc, path)} raised {type(exc).__name__}: {first_line(str(exc))}"
         finally:
             sys.argv, sys.path[:] = saved_argv, saved_path
     return error
+
+
+def _where(exc: BaseException, script: Path) -> str:
+    """`train.py:12`, the script's own line nearest the error, or `train.py` if none is in the traceback."""
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == script.resolve()]
+    return f"{script}:{lines[-1]}" if lines else str(script)
 
 
 # --- finding and reading the trace ---------------------------------------------------------------
@@ -320,7 +327,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         script_error = profile_script(args.script, out, quiet_stdout=args.json)
     else:
         profile_function(args.target, args.input, args.runs, out)
-    report = {**build_report(find_trace(out), out / "hlo_dump", args.top), "environment": environment()}
+    try:
+        report = {**build_report(find_trace(out), out / "hlo_dump", args.top), "environment": environment()}
+    except CliError as exc:
+        if script_error:  # the script's own error is the news; the empty trace only follows from it
+            raise CliError(f"{script_error} (no XLA operation ran before that, so there is no profile)") from exc
+        raise
     print_json(report) if args.json else print_report(report)
     if script_error:
         raise CliError(script_error)

@@ -52,6 +52,7 @@ from _cli import (
     non_negative_int,
     parse_inputs,
     print_json,
+    positive_int,
     print_table,
     run_cli,
     setup_host_devices,
@@ -100,7 +101,7 @@ def build_parser() -> CliParser:
     )
     parser.add_argument("--all", action="store_true", help="also list compilations of JAX-internal eager operations")
     parser.add_argument(
-        "--devices", type=int, metavar="N",
+        "--devices", type=positive_int, metavar="N",
         help="run on N virtual CPU devices (sets XLA_FLAGS=--xla_force_host_platform_device_count=N)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of tables")

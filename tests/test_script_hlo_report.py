@@ -119,6 +119,8 @@ def test_diff_git_compares_the_function_with_a_git_revision(tmp_path: Path):
         ([f"{TARGETS}:matmul_tanh", "-i", "f32[8,16]", "-i", "f32[4,4]"], 1, "lowering"),
         ([f"{TARGETS}:matmul_tanh", "--stage", "llvm"], 2, "invalid choice: 'llvm'"),
         ([f"{TARGETS}:matmul_tanh", "--diff", "a:b", "--diff-git", "HEAD"], 2, "not allowed with"),
+        ([f"{TARGETS}:matmul_tanh", "--devices", "0", "-i", "f32[8,16]", "-i", "f32[16,16]"], 2, "argument --devices: expected an integer >= 1, got '0'"),
+        ([f"{TARGETS}:matmul_tanh", "--devices", "-3", "-i", "f32[8,16]", "-i", "f32[16,16]"], 2, "argument --devices: expected an integer >= 1, got '-3'"),
     ],
 )
 def test_bad_input_gives_one_error_line_and_no_traceback(args: list[str], code: int, fragment: str):

@@ -78,6 +78,13 @@ def test_script_trace(tmp_path: Path):
     assert steps and steps[0]["calls"] == 2
 
 
+def test_script_error_is_reported_not_hidden_by_the_empty_trace(tmp_path: Path):
+    script = tmp_path / "train.py"
+    script.write_text('import json\n\nraise RuntimeError("data file missing")\n', encoding="utf-8")
+    result = run_tool("--out", str(tmp_path / "out"), "--script", str(script))
+    assert_one_line_error(result, 1, f"{script}:3 raised RuntimeError: data file missing", "no profile")
+
+
 @pytest.mark.parametrize(
     ("args", "code", "fragment"),
     [
@@ -88,6 +95,8 @@ def test_script_trace(tmp_path: Path):
         (["--read", "missing/profile"], 2, "no such trace directory or file"),
         ([f"{TARGETS}:sum_of_squares", "-i", "f32[4]x"], 2, "malformed input spec"),
         ([], 2, "exactly one of TARGET, --script PATH.py or --read PATH"),
+        ([f"{TARGETS}:sum_of_squares", "--devices", "0", "-i", "f32[4]"], 2, "argument --devices: expected an integer >= 1, got '0'"),
+        ([f"{TARGETS}:sum_of_squares", "--devices", "-3", "-i", "f32[4]"], 2, "argument --devices: expected an integer >= 1, got '-3'"),
     ],
 )
 def test_bad_input_gives_one_error_line_and_no_traceback(args: list[str], code: int, fragment: str, tmp_path: Path):

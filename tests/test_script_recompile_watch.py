@@ -98,6 +98,8 @@ def test_script_that_raises_reports_then_exits_1(tmp_path: Path):
         ([f"{TARGETS}:sum_of_squares", "--call", "f32[4"], 2, "unbalanced brackets"),
         ([f"{TARGETS}:sum_of_squares", "--call", "f32[four]"], 2, "malformed shape"),
         ([f"{TARGETS}:sum_of_squares"], 2, "at least one --call"),
+        ([f"{TARGETS}:sum_of_squares", "--devices", "0", "--call", "f32[4]"], 2, "argument --devices: expected an integer >= 1, got '0'"),
+        ([f"{TARGETS}:sum_of_squares", "--devices", "-3", "--call", "f32[4]"], 2, "argument --devices: expected an integer >= 1, got '-3'"),
     ],
 )
 def test_bad_input_gives_one_error_line_and_no_traceback(args: list[str], code: int, fragment: str):
