@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Shared reporting for the examples: a results table and the stamp that says where numbers came from.
 
 Every example prints its measured results through `print_results`, so a reader (and the test suite)

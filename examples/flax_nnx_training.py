@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1", "flax==0.12.12", "optax==0.2.8"]
+# ///
 """Train a small MLP with Flax NNX and Optax on synthetic regression data, three ways.
 
 The data come from a fixed random "teacher" network, generated from `--seed`. The student is an NNX

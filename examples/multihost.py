@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """The data-parallel MLP step of `spmd_parallelism.py`, run by 2 real JAX processes on localhost.
 
 Two modes:

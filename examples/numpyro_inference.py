@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1", "numpyro==0.22.0", "optax==0.2.8"]
+# ///
 """Bayesian linear regression with NumPyro: NUTS with several chains and SVI on the same model.
 
 What it shows:

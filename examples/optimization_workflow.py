@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Worked example of the jax-optimization workflow: a per-example Python loop made fast with jit + vmap.
 
 `slow_predict` runs a small two-layer classifier over a batch by looping over the examples in Python,

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1", "flax==0.12.12", "optax==0.2.8", "orbax-checkpoint==0.12.8"]
+# ///
 """Train a tiny Flax NNX model with asynchronous Orbax checkpoints, and resume from the newest one.
 
 What it shows:

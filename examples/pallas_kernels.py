@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Pallas kernels checked against XLA on CPU: tiled matmul, fused row softmax, flash attention.
 
 Every kernel runs with `interpret=True` (the only way to run Pallas on a CPU) and is compared with

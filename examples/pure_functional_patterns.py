@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Pure functional JAX: explicit state, pytrees, explicit random keys and a lax.scan training loop.
 
 Trains a tiny linear regression with minibatch SGD twice: once with a Python loop that calls a

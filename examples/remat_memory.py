@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Compiled temporary memory of a gradient under remat policies: scan-over-layers vs unrolled loop.
 
 The model is a stack of residual MLP blocks, `x + gelu(x @ w1) @ w2` with a 4x hidden width,

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Data-parallel, FSDP and tensor-parallel training steps of one tiny MLP on 8 CPU devices.
 
 The unsharded step `sgd_step` is the reference. Each parallel version must return the same loss and

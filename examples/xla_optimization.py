@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Three XLA effects, each measured with an exact count instead of a stopwatch.
 
 (a) Recompilation. A jitted function compiles once per input signature. Calling it on many batch

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Shared plumbing for the command-line tools in `scripts/`.
 
 Every tool is a black box for an assistant: it takes a `module:function` (or a file), example inputs

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1", "orbax-checkpoint==0.12.8"]
+# ///
 """List, inspect, verify and prune the Orbax checkpoints in one directory, through Orbax's own API.
 
   list ROOT              every step: complete, or incomplete (an interrupted save leaves a

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Report what XLA made of a JAX function: op counts, fusions, collectives, FLOPs and memory.
 
 The tool compiles MODULE:FUNCTION for the example inputs (`jax.jit(f).lower(*args).compile()`) and

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Benchmark a JAX function with compile time kept apart from run time.
 
 For `MODULE:FUNCTION` with example inputs, the tool lowers and compiles the function ahead of time

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Capture a jax.profiler trace and print its most expensive XLA operations as a table.
 
 An assistant has no browser, so this tool reads the trace itself. It runs MODULE:FUNCTION on

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1", "orbax-checkpoint==0.12.8"]
+# ///
 """Show a pytree's structure: shapes, dtypes, sharding and parameter counts, per subtree and in total.
 
 The pytree comes from Python code or from an Orbax checkpoint on disk:

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Count JAX compilations per function and name the arguments that caused each recompilation.
 
 Two ways to run:
