@@ -1,0 +1,158 @@
+"""The plugin as a user gets it: installed by the real CLI, its commands run from the user's project.
+
+With a fresh HOME, `claude plugin marketplace add <this checkout>` and `claude plugin install` put a
+copy of the plugin where Claude Code keeps it; the install path is read from the client's own
+`installed_plugins.json`. Every command a skill or the agent gives (`python ${CLAUDE_PLUGIN_ROOT}/...`)
+is then taken from the installed copy's text, with the variables filled in as the pinned client fills
+them in (a literal replace of `${CLAUDE_PLUGIN_ROOT}` by the install path, and in skills of
+`${CLAUDE_SKILL_DIR}` by the skill's folder), and run from a separate project directory in the user
+environment that dev/setup.sh builds: jax, optax, numpyro and orbax-checkpoint at the pins, no rich.
+The two examples that need flax run in .venv instead, because flax itself requires rich.
+
+These runs are the plain runs of the examples; tests/test_examples.py adds only the deeper runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from bundle import AGENTS, REPO, SKILLS, claude_binary
+
+MARKETPLACE = json.loads((REPO / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
+PLUGIN_ID = f"{MARKETPLACE['plugins'][0]['name']}@{MARKETPLACE['name']}"
+MAX_INSTALLED_BYTES = 5 * 2**20  # measured: under 1 MiB once .venv and .tools are symlinks
+COMMAND = re.compile(r"^python \$\{CLAUDE_PLUGIN_ROOT\}/(scripts|examples)/\w+\.py\b")
+SOURCES = [*(s / "SKILL.md" for s in SKILLS), *AGENTS]
+
+
+def body(path: Path) -> str:
+    """A skill's or agent's Markdown after its front matter: what the client puts in context."""
+    return path.read_text(encoding="utf-8").split("---\n", 2)[2]
+
+
+def substitute(text: str, plugin_root: Path, skill_dir: Path | None) -> str:
+    """Fill in the variables as Claude Code 2.1.330 does: plain replacement, skills also get the skill dir."""
+    text = text.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin_root))
+    return text.replace("${CLAUDE_SKILL_DIR}", str(skill_dir)) if skill_dir is not None else text
+
+
+def commands(markdown: str) -> list[str]:
+    """Inline-code spans that are commands running a bundled script or example."""
+    found = []
+    for token in MarkdownIt("commonmark").parse(markdown):
+        for child in token.children or []:
+            if child.type == "code_inline" and child.content.startswith("python "):
+                found.append(child.content)
+    return found
+
+
+def source_commands() -> list[tuple[Path, str]]:
+    """(file, command) for every runnable command in the repository's skills and agent, deduplicated."""
+    seen: dict[str, Path] = {}
+    for source in SOURCES:
+        for command in commands(body(source)):
+            if COMMAND.match(command) and "<" not in command:  # `<tool>` is a placeholder, not a command
+                seen.setdefault(command, source)
+    return [(source, command) for command, source in seen.items()]
+
+
+def needs(relative: str) -> set[str]:
+    """The distributions a bundled file declares in its PEP 723 header."""
+    text = (REPO / relative).read_text(encoding="utf-8")
+    block = re.search(r"(?ms)^# /// script$\n(.*?)^# ///$", text).group(1)
+    meta = tomllib.loads("".join(line[2:] + "\n" for line in block.splitlines()))
+    return {re.split(r"[=<>!~ ]", dep, maxsplit=1)[0] for dep in meta["dependencies"]}
+
+
+def user_python() -> Path:
+    """The no-rich user environment dev/setup.sh builds next to .venv."""
+    python = (REPO / ".venv").resolve().parent / "user-venv" / "bin" / "python"
+    if not python.is_file():
+        pytest.fail(f"no user environment at {python}: run `bash dev/setup.sh`")
+    return python
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Install the plugin from this checkout with the real CLI and a fresh HOME; return its install path."""
+    home = tmp_path_factory.mktemp("home")
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "NO_COLOR": "1", "CI": "1"}
+    for args in (["plugin", "marketplace", "add", str(REPO)], ["plugin", "install", PLUGIN_ID]):
+        done = subprocess.run([str(claude_binary()), *args], cwd=home, env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, f"claude {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
+    records = json.loads((home / ".claude/plugins/installed_plugins.json").read_text(encoding="utf-8"))
+    (record,) = records["plugins"][PLUGIN_ID]
+    path = Path(record["installPath"])
+    assert path.is_dir() and path.resolve() != REPO
+    return path
+
+
+@pytest.fixture(scope="module")
+def user_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project directory of the user's, with none of the plugin's folders in it."""
+    project = tmp_path_factory.mktemp("userproj")
+    (project / "train.py").write_text("print('the user project')\n", encoding="utf-8")
+    return project
+
+
+def test_skills_and_agent_give_no_bare_repository_paths():
+    bare = [(s.relative_to(REPO), c) for s in SOURCES for c in commands(body(s))
+            if re.search(r"(^|\s)(scripts|examples)/", c)]
+    assert not bare, f"commands must start from ${{CLAUDE_PLUGIN_ROOT}}: {bare}"
+
+
+def test_every_script_and_example_has_a_command():
+    run = {m.group(0).split("/", 1)[1] for _, c in source_commands() for m in [COMMAND.match(c)]}
+    bundled = {f"{d}/{p.name}" for d in ("scripts", "examples") for p in (REPO / d).glob("[!_]*.py")}
+    assert bundled <= run, f"no skill or agent command runs {sorted(bundled - run)}"
+
+
+def test_installed_plugin_is_small_and_complete(installed: Path, record_property):
+    size = sum(p.lstat().st_size for p in installed.rglob("*") if not p.is_symlink())
+    record_property("installed_bytes", size)
+    print(f"installed plugin: {installed}, {size / 2**20:.2f} MiB")
+    assert size <= MAX_INSTALLED_BYTES, f"the installed plugin takes {size / 2**20:.1f} MiB"
+    assert not (installed / ".venv").exists() and not (installed / ".tools").exists()
+    for source in SOURCES:
+        assert (installed / source.relative_to(REPO)).is_file(), source
+
+
+def test_user_environment_has_jax_but_not_rich():
+    done = subprocess.run([str(user_python()), "-c", "import jax, optax, numpyro, orbax.checkpoint; import rich"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "No module named 'rich'" in done.stderr, done.stderr
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize(("source", "command"), source_commands(),
+                         ids=[c.split("/", 1)[1] for _, c in source_commands()])
+def test_command_runs_from_the_user_project(source: Path, command: str, installed: Path, user_project: Path,
+                                            tmp_path: Path):
+    relative = source.relative_to(REPO)
+    skill_dir = installed / relative.parent if relative.parts[0] == "skills" else None
+    text = substitute(body(installed / relative), installed, skill_dir)
+    expected = substitute(command, installed, skill_dir)
+    assert expected in commands(text), f"the installed {relative} does not give `{expected}`"
+
+    target = COMMAND.match(command).group(0).split("/", 1)[1]
+    python = user_python() if "flax" not in needs(target) else REPO / ".venv/bin/python"
+    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK", "PYTHONPATH")}
+    env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"  # `python` is that environment's
+    env["TMPDIR"] = str(tmp_path)  # where the profiler and the examples put their scratch files
+    done = subprocess.run(expected, shell=True, cwd=user_project, env=env, capture_output=True, text=True,
+                          timeout=540)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"`{expected}` failed in {user_project}:\n{output[-4000:]}"
+    if "--help" in command.split():
+        assert output.startswith("usage: "), output[:500]
+    else:
+        assert "measured on:" in output, "bundled programs print where their numbers came from"
