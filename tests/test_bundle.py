@@ -111,8 +111,8 @@ MARKDOWN = repo_files(".md")
 _PATH_IN_CODE = re.compile(r"^(?:\.{0,2}/)?(?:skills|references|examples|scripts|agents|tests|dev|mdexec|\.claude-plugin|\.ci)/[\w./-]*\w$")
 
 
-def _links_and_paths(path: Path) -> list[tuple[int, str, Path, str]]:
-    """(line, text, resolved path, anchor) for each relative link and each repo path named in backticks."""
+def _links_and_paths(path: Path, root: Path = REPO) -> list[tuple[int, str, Path, str]]:
+    """(line, text, resolved path, anchor) for each relative link and each path from `root` named in backticks."""
     found = []
     for token in MarkdownIt("commonmark").parse(path.read_text(encoding="utf-8")):
         line = token.map[0] + 1 if token.map else 0
@@ -126,7 +126,7 @@ def _links_and_paths(path: Path) -> list[tuple[int, str, Path, str]]:
                 for word in child.content.split():
                     word = word.removeprefix("${CLAUDE_PLUGIN_ROOT}/")  # the client substitutes the plugin root
                     if _PATH_IN_CODE.match(word) and "*" not in word and "<" not in word:
-                        found.append((line, word, (REPO / word).resolve(), ""))
+                        found.append((line, word, (root / word).resolve(), ""))
     return found
 
 
@@ -145,9 +145,9 @@ def _anchors(path: Path) -> set[str]:
     return anchors
 
 
-def _unresolved(path: Path) -> list[str]:
+def _unresolved(path: Path, root: Path = REPO) -> list[str]:
     problems = []
-    for line, text, target, anchor in _links_and_paths(path):
+    for line, text, target, anchor in _links_and_paths(path, root):
         if not target.exists():
             problems.append(f"line {line}: {text} (no such file)")
         elif anchor and target.suffix == ".md" and anchor not in _anchors(target):
