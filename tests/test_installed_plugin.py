@@ -15,6 +15,7 @@ These runs are the plain runs of the examples; tests/test_examples.py adds only 
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import re
 import subprocess
@@ -102,6 +103,13 @@ def user_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     project = tmp_path_factory.mktemp("userproj")
     (project / "train.py").write_text("print('the user project')\n", encoding="utf-8")
     return project
+
+
+def test_pinned_cli_fills_in_the_variables_by_plain_replacement():
+    """`substitute` copies what the pinned client does; fail if a new CLI stops doing it that way."""
+    with open(claude_binary(), "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as binary:
+        for variable in ("CLAUDE_PLUGIN_ROOT", "CLAUDE_SKILL_DIR"):
+            assert binary.find(rb"replace(/\$\{" + variable.encode() + rb"\}/g") >= 0, variable
 
 
 def test_skills_and_agent_give_no_bare_repository_paths():
