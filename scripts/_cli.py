@@ -18,7 +18,8 @@ they all need, so that each tool reads as its own job:
 - `CliParser`, `print_table`, `print_json`, `environment`: consistent `--help`, plain-text tables, JSON,
   and the hardware/version stamp that every measured number carries.
 
-The tools need only JAX (checkpoint_manager.py also needs orbax-checkpoint); nothing else is imported.
+The tools need only JAX (checkpoint_manager.py and pytree_visualizer.py --checkpoint also need
+orbax-checkpoint); their PEP 723 headers say so.
 
 JAX is imported lazily inside the functions that need it, so that `setup_host_devices` can still set
 `XLA_FLAGS` after the arguments are parsed.
