@@ -6,11 +6,12 @@ Each eval set under evals/triggers/ is a JSON list in the skill-creator format,
 
 For every query the script runs the pinned CLI once per --runs:
 
-    claude -p QUERY --plugin-dir REPO --output-format stream-json --verbose --max-turns 1
+    claude -p QUERY --plugin-dir REPO --output-format stream-json --verbose --max-turns 2
 
 in an empty working directory, reads the stream, and records which plugin skill (a `Skill` tool call,
 input `skill`) or agent (an `Agent`/`Task` tool call, input `subagent_type`) the model invoked first.
-It stops the client as soon as one is invoked or the turn ends. A query passes when its trigger rate
+It stops the client as soon as one is invoked, or when the turns (--max-turns) end: a second turn
+lets the model look something up (for example with ToolSearch) before it loads a skill. A query passes when its trigger rate
 is at least --threshold and it should trigger, or below it and it should not. The table gives, per
 component and split, the recall on positives, the false-trigger rate on negatives and the accuracy;
 the exit code is 1 when any component's accuracy is below --min-accuracy.
@@ -182,10 +183,10 @@ def _names_target(name: str, target: str) -> bool:
     return component == target and plugin in ("", PLUGIN)
 
 
-def run_query(query: str, home: Path, timeout: float, model: str | None) -> str:
+def run_query(query: str, home: Path, timeout: float, model: str | None, max_turns: int = 2) -> str:
     """Runs the client on one query; returns the first plugin component it invoked, or ""."""
     command = [str(claude_binary()), "-p", query, "--plugin-dir", str(REPO), "--output-format", "stream-json",
-               "--verbose", "--max-turns", "1", "--no-session-persistence"]
+               "--verbose", "--max-turns", str(max_turns), "--no-session-persistence"]
     if model:
         command += ["--model", model]
     with tempfile.TemporaryDirectory(prefix="trigger-eval-cwd-") as cwd:
@@ -250,7 +251,7 @@ def evaluate(cases: list[Case], home: Path, args: argparse.Namespace) -> list[Ou
     outcomes = {id(case): Outcome(case, []) for case in cases}
     jobs = [(case, run) for case in cases for run in range(args.runs)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.workers) as pool:
-        futures = {pool.submit(run_query, case.query, home, args.timeout, args.model): case for case, _ in jobs}
+        futures = {pool.submit(run_query, case.query, home, args.timeout, args.model, args.max_turns): case for case, _ in jobs}
         for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
             try:
                 outcomes[id(futures[future])].invoked.append(future.result())
@@ -314,6 +315,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="exit 1 if a component's accuracy on a split is below this (default: 0.8)")
     parser.add_argument("--workers", type=int, default=4, help="client processes at a time (default: 4)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per client run (default: 120)")
+    parser.add_argument("--max-turns", type=int, default=2, help="turns the client may take per query (default: 2)")
     parser.add_argument("--model", help="model for the client (default: the client's default)")
     parser.add_argument("--home", help="a HOME where Claude Code is logged in (default: a fresh HOME with ANTHROPIC_API_KEY)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of tables")
@@ -322,8 +324,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     mode.add_argument("--check-registration", action="store_true",
                       help="check offline that the client registers every component named by the sets")
     args = parser.parse_args(argv)
-    if args.runs < 1 or args.workers < 1 or args.timeout <= 0:
-        parser.error("--runs, --workers and --timeout must be positive")
+    if min(args.runs, args.workers, args.max_turns) < 1 or args.timeout <= 0:
+        parser.error("--runs, --workers, --max-turns and --timeout must be positive")
     if not 0 < args.threshold <= 1 or not 0 <= args.min_accuracy <= 1:
         parser.error("--threshold must be in (0, 1] and --min-accuracy in [0, 1]")
     known = components()
