@@ -8,10 +8,10 @@ For every query the script runs the pinned CLI once per --runs:
 
     claude -p QUERY --plugin-dir REPO --output-format stream-json --verbose --max-turns 2
 
-in an empty working directory, reads the stream, and records which plugin skill (a `Skill` tool call,
-input `skill`) or agent (an `Agent`/`Task` tool call, input `subagent_type`) the model invoked first.
-It stops the client as soon as one is invoked, or when the turns (--max-turns) end: a second turn
-lets the model look something up (for example with ToolSearch) before it loads a skill. A query passes when its trigger rate
+in an empty working directory, reads the stream, and records which skills (`Skill` tool calls, input
+`skill`) and agents (`Agent`/`Task` tool calls, input `subagent_type`) the model invokes. It stops the
+client as soon as the component under test or any agent is invoked, or when the turns (--max-turns)
+end: a second turn lets the model look something up, or load a skill and then delegate. A query passes when its trigger rate
 is at least --threshold and it should trigger, or below it and it should not. The table gives, per
 component and split, the recall on positives, the false-trigger rate on negatives and the accuracy;
 the exit code is 1 when any component's accuracy is below --min-accuracy.
@@ -69,11 +69,12 @@ class Outcome:
     """What happened for one case over all its runs."""
 
     case: Case
-    invoked: list[str]  # per run, the component invoked first ("" for none)
+    invoked: list[list[str]]  # per run, the skills and agents invoked, in order
 
     @property
     def rate(self) -> float:
-        return sum(_names_target(name, self.case.target) for name in self.invoked) / len(self.invoked)
+        hits = [any(_names_target(name, self.case.target) for name in run) for run in self.invoked]
+        return sum(hits) / len(hits)
 
     def passed(self, threshold: float) -> bool:
         return (self.rate >= threshold) == self.case.should_trigger
@@ -183,12 +184,13 @@ def _names_target(name: str, target: str) -> bool:
     return component == target and plugin in ("", PLUGIN)
 
 
-def run_query(query: str, home: Path, timeout: float, model: str | None, max_turns: int = 2) -> str:
-    """Runs the client on one query; returns the first plugin component it invoked, or ""."""
+def run_query(query: str, target: str, home: Path, timeout: float, model: str | None, max_turns: int = 2) -> list[str]:
+    """Runs the client on one query; returns the skills and agents it invoked, in order."""
     command = [str(claude_binary()), "-p", query, "--plugin-dir", str(REPO), "--output-format", "stream-json",
                "--verbose", "--max-turns", str(max_turns), "--no-session-persistence"]
     if model:
         command += ["--model", model]
+    invoked: list[str] = []
     with tempfile.TemporaryDirectory(prefix="trigger-eval-cwd-") as cwd:
         process = subprocess.Popen(command, cwd=cwd, env=client_env(home), stdout=subprocess.PIPE,
                                    stderr=subprocess.DEVNULL, text=True)
@@ -197,17 +199,25 @@ def run_query(query: str, home: Path, timeout: float, model: str | None, max_tur
             for event in stream_events(process.stdout):  # type: ignore[arg-type]
                 name = invoked_component(event)
                 if name is not None:
-                    return name
+                    invoked.append(name)
+                if _is_agent_call(event) or (name is not None and _names_target(name, target)):
+                    break  # decided; an agent would start a costly sub-session
                 if event.get("type") == "result":
                     if event.get("is_error") and event.get("terminal_reason") == "api_error":
                         raise EvalError(f"the client could not call the API: {event.get('result')}")
-                    return ""
-            return ""
+                    break
+            return invoked
         finally:
             timer.cancel()
             if process.poll() is None:
                 process.kill()
             process.wait()
+
+
+def _is_agent_call(event: dict) -> bool:
+    """True if this stream event holds an Agent/Task tool call."""
+    content = event.get("message", {}).get("content", []) if event.get("type") == "assistant" else []
+    return any(isinstance(b, dict) and b.get("type") == "tool_use" and b.get("name") in AGENT_TOOLS for b in content)
 
 
 def _kill_after(process: subprocess.Popen, seconds: float) -> threading.Timer:
@@ -251,7 +261,7 @@ def evaluate(cases: list[Case], home: Path, args: argparse.Namespace) -> list[Ou
     outcomes = {id(case): Outcome(case, []) for case in cases}
     jobs = [(case, run) for case in cases for run in range(args.runs)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.workers) as pool:
-        futures = {pool.submit(run_query, case.query, home, args.timeout, args.model, args.max_turns): case for case, _ in jobs}
+        futures = {pool.submit(run_query, case.query, case.target, home, args.timeout, args.model, args.max_turns): case for case, _ in jobs}
         for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
             try:
                 outcomes[id(futures[future])].invoked.append(future.result())
@@ -369,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         if failures:
             print("\nmisrouted queries (rate, expected, query, what was invoked):")
             for o in failures:
-                invoked = ", ".join(sorted({n or "nothing" for n in o.invoked}))
+                invoked = ", ".join(sorted({n for run in o.invoked for n in run})) or "nothing"
                 print(f"  {o.rate:.2f}  {'trigger' if o.case.should_trigger else 'silent '}  "
                       f"[{o.case.target}/{o.case.split}] {o.case.query!r} -> {invoked}")
         print(f"\nclient: Claude Code {client_version()}, model {args.model or 'default'}; "

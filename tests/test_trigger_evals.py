@@ -104,6 +104,7 @@ def test_tool_use_events_name_the_invoked_component():
     assert trigger_eval.invoked_component(skill_call) == "jax-pro:python-jax"
     assert trigger_eval.invoked_component(agent_call) == "jax-pro:jax-pro"
     assert trigger_eval.invoked_component(other) is None
+    assert trigger_eval._is_agent_call(agent_call) and not trigger_eval._is_agent_call(skill_call)
     assert trigger_eval._names_target("jax-pro:jax-optimization", "jax-optimization")
     assert not trigger_eval._names_target("jax-pro:jax-optimization-pro", "jax-optimization")
     assert not trigger_eval._names_target("other-plugin:python-jax", "python-jax")
