@@ -102,7 +102,7 @@ def make_manager(directory: Path, save_every: int, steps: int, crash_at_step: in
     options = ocp.CheckpointManagerOptions(
         save_interval_steps=save_every,
         save_on_steps=[steps],
-        max_to_keep=3,
+        preservation_policy=ocp.checkpoint_managers.LatestN(3),  # replaces the deprecated max_to_keep=3
         enable_async_checkpointing=True,
         cleanup_tmp_directories=True,
         async_options=async_options,

@@ -9,7 +9,9 @@ jitted step function, once with the whole loop inside `lax.scan` under one `jax.
 same pure step function on the same explicit state (a registered dataclass holding a params dict, the
 step counter and the random key, which is split at every step), so they must agree. The script
 asserts that they agree within `--tolerance`, that the fit recovers the true weights (given enough
-steps), and how many times each version was traced (compiled).
+steps), and how many times each version was traced and how many times XLA compiled it. The two counts
+differ: the scan traces `train_step` a second time, inside its own trace, but compiles only one
+program.
 
 Run: python examples/pure_functional_patterns.py [--steps 300] [--seed 0]
 """
@@ -28,7 +30,9 @@ from jax import lax
 
 from _report import print_results
 
-TRACES: Counter[str] = Counter()  # Python side effect: runs once per trace, so it counts compilations
+TRACES: Counter[str] = Counter()  # Python side effect: runs once per trace, so it counts traces
+COMPILES: Counter[str] = Counter()  # XLA compilations by function name, from jax.monitoring
+COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
 Params = dict[str, jax.Array]
 
@@ -115,12 +119,22 @@ def max_param_difference(a: Params, b: Params) -> float:
     return float(max(jax.tree.leaves(differences)))
 
 
-def timed(fn: Callable[..., tuple[TrainState, jax.Array]], *args, **kwargs) -> tuple[tuple[TrainState, jax.Array], float, int]:
-    """Runs fn and waits for the result; returns (result, seconds, number of new traces)."""
-    traces_before = TRACES.total()
+def count_compile(event: str, duration_secs: float, **kwargs: object) -> None:
+    """A jax.monitoring listener: counts the XLA compilations of the two training programs."""
+    name = str(kwargs.get("fun_name"))
+    if event == COMPILE_EVENT and name in ("jit(train_step)", "jit(train_scan)"):
+        COMPILES[name] += 1
+
+
+def timed(
+    fn: Callable[..., tuple[TrainState, jax.Array]], *args, **kwargs
+) -> tuple[tuple[TrainState, jax.Array], float, int, int]:
+    """Runs fn and waits for the result; returns (result, seconds, new traces, new compilations)."""
+    traces_before, compiles_before = TRACES.total(), COMPILES.total()
     start = time.perf_counter()
     result = jax.block_until_ready(fn(*args, **kwargs))
-    return result, time.perf_counter() - start, TRACES.total() - traces_before
+    seconds = time.perf_counter() - start
+    return result, seconds, TRACES.total() - traces_before, COMPILES.total() - compiles_before
 
 
 def parse_args() -> argparse.Namespace:
@@ -152,12 +166,19 @@ def main() -> None:
     data_key, train_key = jax.random.split(jax.random.key(args.seed))
     data, true_params = make_dataset(data_key, args.samples, args.features, args.batch_size)
     state = init_state(train_key, args.features, args.learning_rate)
+    jax.monitoring.register_event_duration_secs_listener(count_compile)
 
-    (loop_state, loop_losses), loop_seconds, loop_traces = timed(train_python_loop, state, data, args.steps)
-    (scan_state, scan_losses), scan_seconds, scan_traces = timed(train_scan, state, data, steps=args.steps)
+    (loop_state, loop_losses), loop_seconds, loop_traces, loop_compiles = timed(
+        train_python_loop, state, data, args.steps
+    )
+    (scan_state, scan_losses), scan_seconds, scan_traces, scan_compiles = timed(
+        train_scan, state, data, steps=args.steps
+    )
     # A second scan run with new data of the same shapes reuses the compiled program.
     other_data, _ = make_dataset(jax.random.key(args.seed + 1), args.samples, args.features, args.batch_size)
-    (_, rerun_losses), rerun_seconds, rerun_traces = timed(train_scan, state, other_data, steps=args.steps)
+    (_, rerun_losses), rerun_seconds, rerun_traces, rerun_compiles = timed(
+        train_scan, state, other_data, steps=args.steps
+    )
 
     difference = max_param_difference(loop_state.params, scan_state.params)
     assert difference <= args.tolerance, f"scan and Python loop differ by {difference:.3g}"
@@ -174,14 +195,18 @@ def main() -> None:
     # train_step once; the rerun with new data traces nothing.
     assert (loop_traces, scan_traces, rerun_traces) == (1, 2, 0), (loop_traces, scan_traces, rerun_traces)
     assert TRACES == {"train_step": 2, "train_scan": 1}, dict(TRACES)
+    # Compilations: one program per jitted entry point. The scan's second trace of train_step is
+    # part of the train_scan program, not a compilation of its own.
+    assert (loop_compiles, scan_compiles, rerun_compiles) == (1, 1, 0), (loop_compiles, scan_compiles, rerun_compiles)
+    assert COMPILES == {"jit(train_step)": 1, "jit(train_scan)": 1}, dict(COMPILES)
 
     print_results(
         f"Linear regression, {args.steps} SGD steps, batch {args.batch_size} of {args.samples}",
-        ["loop", "new traces", "final minibatch loss", "max |params - true|", "wall time incl. compiles (s)"],
+        ["loop", "new traces", "new compiles", "final minibatch loss", "max |params - true|", "wall time incl. compiles (s)"],
         [
-            ["Python loop + jit(step)", loop_traces, float(loop_losses[-1]), loop_fit, loop_seconds],
-            ["jit(lax.scan), first call", scan_traces, float(scan_losses[-1]), scan_fit, scan_seconds],
-            ["jit(lax.scan), new data", rerun_traces, float(rerun_losses[-1]), "-", rerun_seconds],
+            ["Python loop + jit(step)", loop_traces, loop_compiles, float(loop_losses[-1]), loop_fit, loop_seconds],
+            ["jit(lax.scan), first call", scan_traces, scan_compiles, float(scan_losses[-1]), scan_fit, scan_seconds],
+            ["jit(lax.scan), new data", rerun_traces, rerun_compiles, float(rerun_losses[-1]), "-", rerun_seconds],
         ],
     )
     print(f"max |scan params - loop params| = {difference:.3g} (tolerance {args.tolerance:g})")

@@ -208,7 +208,7 @@ def test_orbax_example_runs_with_defaults(default_run):
     assert "no checkpoint found: starting from step 0" in output
     assert "Orbax: asynchronous checkpoints with resume" in output
     assert "measured on:" in output
-    assert result["steps_on_disk"] == [ORBAX_STEPS - 2 * SAVE_EVERY, ORBAX_STEPS - SAVE_EVERY, ORBAX_STEPS]  # max_to_keep=3
+    assert result["steps_on_disk"] == [ORBAX_STEPS - 2 * SAVE_EVERY, ORBAX_STEPS - SAVE_EVERY, ORBAX_STEPS]  # LatestN(3)
 
 
 @pytest.mark.timeout(120)
