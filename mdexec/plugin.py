@@ -6,19 +6,19 @@ is installed. Disable with `-p no:mdexec`.
 
 from __future__ import annotations
 
-import traceback
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from _pytest._code.code import Traceback  # the type of ExceptionInfo.traceback
 
 from mdexec.document import Block, read_blocks
 from mdexec.errors import MarkdownError
 from mdexec.isolation import FileSandbox, ensure_virtual_devices
-from mdexec.output import OutputMismatch
+from mdexec.output import DoctestMismatch, OutputMismatch
 from mdexec.runner import BlockFailed, Namespace, execute
 
-_SHORT_FAILURES = (MarkdownError, BlockFailed, OutputMismatch)
+_SHORT_FAILURES = (MarkdownError, BlockFailed, OutputMismatch, DoctestMismatch)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -91,8 +91,20 @@ class MarkdownBlock(pytest.Item):
 
     def repr_failure(self, excinfo):  # type: ignore[override]
         if isinstance(excinfo.value, _SHORT_FAILURES):
-            return f"{self.nodeid}: {excinfo.value}"
-        return _markdown_traceback(excinfo.value, self.path)
+            return f"{excinfo.value}\n  in the block at {self.file.nodeid}:{self.block.line}"
+        return super().repr_failure(excinfo)
+
+    def _traceback_filter(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Traceback:
+        """Keep the frames in the Markdown file, then the frame that raised, one line each.
+
+        pytest formats them as usual, so the short summary shows the error's type and message (its
+        `reprcrash`), under pytest-xdist too. (`_traceback_filter` is pytest's hook for this; pinned.)
+        """
+        entries = list(excinfo.traceback)
+        shown = [entry for entry in entries if Path(entry.path) == self.path]
+        if entries and (not shown or shown[-1] is not entries[-1]):
+            shown.append(entries[-1])
+        return Traceback(entry.with_repr_style("short") for entry in shown)
 
     def reportinfo(self):  # type: ignore[override]
         return self.path, self.block.line - 1, self.name
@@ -112,17 +124,6 @@ def _require_devices(count: int) -> None:
             f"needs {count} devices, {available} available; "
             f"set XLA_FLAGS=--xla_force_host_platform_device_count={count} before jax is imported"
         )
-
-
-def _markdown_traceback(error: BaseException, path: Path) -> str:
-    """The traceback frames that are in the Markdown file, then the last frame and the error."""
-    frames = traceback.extract_tb(error.__traceback__)
-    in_doc = [frame for frame in frames if Path(frame.filename) == path]
-    shown = in_doc + ([frames[-1]] if frames and frames[-1] not in in_doc else [])
-    lines = ["Traceback (Markdown frames, then where it was raised):\n"]
-    lines += traceback.format_list(shown)
-    lines += traceback.format_exception_only(type(error), error)
-    return "".join(lines)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

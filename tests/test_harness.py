@@ -53,12 +53,20 @@ def test_failure_modes_are_reported_at_the_markdown_line():
     # The block after a failure is skipped because of it, with no NameError cascade.
     assert "skipped L8: L3 failed earlier in this namespace" in run.output
     assert "NameError" not in run.output
-    # Tracebacks point into the Markdown file, at the right lines.
-    assert re.search(r'failures\.md", line 17, in <module>', run.output)
-    assert re.search(r'failures\.md", line 15, in inner', run.output)
+    # Tracebacks point into the Markdown file, at the right lines, with no harness frames.
+    assert re.search(r"failures\.md:17: in <module>\n +inner\(\)", run.output)
+    assert re.search(r"failures\.md:15: in inner\n +return \{\}\[\"missing\"\]", run.output)
+    assert "mdexec/" not in run.output.replace("tests/fixtures/md/", "")
     # A block that should raise and does not.
-    assert "failures.md::L21: block did not raise ValueError" in run.output
+    assert "block did not raise ValueError\n  in the block at tests/fixtures/md/failures.md:21" in run.output
     assert (run.count("failed"), run.count("skipped")) == (4, 1)
+
+
+def test_short_summary_shows_the_error_not_the_traceback_header():
+    run = run_pytest("failures.md", extra=("-rf",))
+    assert "FAILED tests/fixtures/md/failures.md::L13 - KeyError: 'missing'" in run.output, run.output
+    assert "FAILED tests/fixtures/md/failures.md::L21 - block did not raise ValueError" in run.output
+    assert " - Traceback" not in run.output
 
 
 def test_expected_exceptions_warnings_devices_and_isolation():
@@ -85,6 +93,7 @@ def test_doctest_mismatch_fails_with_doctest_report():
     ("fixture", "message"),
     [
         ("unknown_directive.md", "unknown_directive.md:3: unknown directive option 'raise'"),
+        ("missing_colon.md", "missing_colon.md:3: malformed directive <!-- mdexec timeout=5 -->; write it with a colon"),
         ("unterminated.md", "unterminated.md:3: fence opened here with ``` is never closed"),
         ("bad_frontmatter.md", "bad_frontmatter.md:3: front matter is not valid YAML"),
         ("skip_no_reason.md", "skip_no_reason.md:1: skip needs a written reason"),
