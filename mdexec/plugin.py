@@ -16,9 +16,36 @@ from mdexec.document import Block, read_blocks
 from mdexec.errors import MarkdownError
 from mdexec.isolation import FileSandbox, ensure_virtual_devices
 from mdexec.output import DoctestMismatch, OutputMismatch
+from mdexec.record import FAILED, PASSED, RAISED, SKIPPED, BlockRecord, FileRecorder, error_fields, tee_stdout
 from mdexec.runner import BlockFailed, Namespace, execute
 
 _SHORT_FAILURES = (MarkdownError, BlockFailed, OutputMismatch, DoctestMismatch)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mdexec", "Markdown code blocks")
+    group.addoption(
+        "--mdexec-record",
+        metavar="DIR",
+        default=None,
+        help="write each Markdown file's block outcomes, stdout, errors, package versions and date "
+        "to DIR/<path>.md.json (default: the mdexec_record ini option; '' turns recording off)",
+    )
+    parser.addini("mdexec_record", "default for --mdexec-record, relative to the rootdir", default="")
+    parser.addini(
+        "mdexec_record_packages",
+        "distributions whose installed versions each record names",
+        type="linelist",
+        default=["jax", "jaxlib"],
+    )
+
+
+def _record_dir(config: pytest.Config) -> Path | None:
+    option = config.getoption("mdexec_record")
+    if option is not None:
+        return Path(option).resolve() if option else None
+    ini = config.getini("mdexec_record")
+    return config.rootpath / ini if ini else None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -49,9 +76,17 @@ class MarkdownFile(pytest.File):
         self.namespace = Namespace.fresh(str(self.path))
         self.sandbox = FileSandbox(label=self.path.stem)
         self.sandbox.enter()
+        directory = _record_dir(self.config)
+        self.recorder = (
+            FileRecorder.for_file(self.path, self.config.rootpath, directory, self.config.getini("mdexec_record_packages"))
+            if directory is not None
+            else None
+        )
 
     def teardown(self) -> None:
         self.sandbox.exit()
+        if self.recorder is not None:
+            self.recorder.write()
 
     def repr_failure(self, excinfo):  # type: ignore[override]
         error = excinfo.value
@@ -73,6 +108,27 @@ class MarkdownBlock(pytest.Item):
         return self.parent
 
     def runtest(self) -> None:
+        recorder = self.file.recorder
+        if recorder is None:
+            self._run()
+            return
+        line = self.block.line
+        with tee_stdout() as stdout:
+            try:
+                raised = self._run()
+            except pytest.skip.Exception as skip:
+                recorder.add(BlockRecord(line, SKIPPED, stdout.getvalue(), reason=skip.msg))
+                raise
+            except BaseException as error:
+                recorder.add(BlockRecord(line, FAILED, stdout.getvalue(), **error_fields(error)))
+                raise
+        if raised is None:
+            recorder.add(BlockRecord(line, PASSED, stdout.getvalue()))
+        else:
+            recorder.add(BlockRecord(line, RAISED, stdout.getvalue(), **error_fields(raised)))
+
+    def _run(self) -> BaseException | None:
+        """Run the block as its directives say; return the exception it raised as declared."""
         directives = self.block.directives
         if directives.fresh:
             self.file.namespace = Namespace.fresh(str(self.path))
@@ -84,7 +140,7 @@ class MarkdownBlock(pytest.Item):
         if failed is not None:
             _skip(f"{failed.name} failed earlier in this namespace")
         try:
-            execute(self.block, self.file.namespace)
+            return execute(self.block, self.file.namespace)
         except BaseException:
             self.file.namespace.failed_block = self.block
             raise

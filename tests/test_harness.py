@@ -6,6 +6,9 @@ outcome counts and the messages the user sees.
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import json
 import re
 import subprocess
 import sys
@@ -13,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from bundle import pins
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path("tests/fixtures/md")
@@ -32,7 +37,7 @@ class Run:
 
 def run_pytest(*fixtures: str, extra: tuple[str, ...] = ()) -> Run:
     paths = [str(FIXTURES / name) for name in fixtures]
-    command = [sys.executable, "-m", "pytest", "-n0", "-q", "-rs", "-p", "no:randomly", *extra, *paths]
+    command = [sys.executable, "-m", "pytest", "-n0", "-q", "-rs", "-p", "no:randomly", "--mdexec-record=", *extra, *paths]
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
     return Run(result.returncode, result.stdout + result.stderr)
 
@@ -132,3 +137,55 @@ def test_works_on_any_folder_of_markdown_outside_this_repo(tmp_path: Path):
     result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "docs/guide.md: 4 executed, 1 skipped" in result.stdout
+
+
+def test_record_writes_each_blocks_outcome_per_file_under_xdist(tmp_path: Path):
+    records = tmp_path / "records"
+    fixtures = ("basic.md", "failures.md", "jax_directives.md")
+    run_pytest(*fixtures, extra=("-n", "2", "--dist", "loadfile", f"--mdexec-record={records}"))
+    found = sorted(p.relative_to(records).as_posix() for p in records.rglob("*.json"))
+    assert found == [f"tests/fixtures/md/{name}.json" for name in sorted(fixtures)]
+
+    def load(name: str) -> dict:
+        return json.loads((records / f"tests/fixtures/md/{name}.json").read_text(encoding="utf-8"))
+
+    basic = load("basic.md")
+    source = (REPO / FIXTURES / "basic.md").read_bytes()
+    assert basic["file"] == "tests/fixtures/md/basic.md"
+    assert basic["sha256"] == hashlib.sha256(source).hexdigest()
+    assert basic["date"] == datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    assert basic["versions"]["jax"] == pins()["jax"] and basic["passed"] is True
+    blocks = basic["blocks"]
+    assert [(b["line"], b["status"]) for b in blocks] == [
+        (3, "passed"), (11, "raised"), (15, "passed"), (21, "skipped"), (25, "passed")
+    ]
+    assert blocks[0]["stdout"] == "3\n3.141592653589793\n"
+    assert (blocks[1]["error_type"], blocks[1]["error_message"]) == ("ZeroDivisionError", "division by zero")
+    assert blocks[3]["reason"] == "only shown, needs a TPU"
+
+    failures = load("failures.md")
+    assert failures["passed"] is False
+    statuses = {b["line"]: b for b in failures["blocks"]}
+    assert statuses[13]["status"] == "failed" and statuses[13]["error_type"] == "KeyError"
+    assert statuses[8]["reason"] == "L3 failed earlier in this namespace"
+    assert statuses[3]["stdout"] == "1\n"  # a failed block's output is kept too
+
+    first = load("jax_directives.md")["blocks"][0]
+    assert first["error_type"] == "jax.errors.TracerBoolConversionError"
+    assert first["error_message"].startswith("Attempted boolean conversion of traced array")
+
+
+def test_record_is_off_by_default_and_with_an_empty_value(tmp_path: Path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text("```python\nprint(1)  # 1\n```\n", encoding="utf-8")
+    for extra in ([], ["--mdexec-record="]):
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra, "docs"]
+        result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert not list(tmp_path.rglob("*.json"))
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmdexec_record = out\n", encoding="utf-8")  # rootdir-relative
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "docs"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads((tmp_path / "out/docs/guide.md.json").read_text(encoding="utf-8"))["blocks"][0]["stdout"] == "1\n"
