@@ -11,6 +11,7 @@ command first; a page whose record is missing, stale or failed is named, and the
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from docsite import SITE  # noqa: E402
+from docsite import RECORDS, SITE  # noqa: E402
 from docsite.generate import HelpFailed  # noqa: E402
 from docsite.stage import StageFailed, stage  # noqa: E402
 
@@ -30,10 +31,15 @@ def site_size(folder: Path) -> tuple[int, int]:
     return len(files), sum(path.stat().st_size for path in files)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--records", type=Path, default=RECORDS, help="the mdexec records of the test run (default: build/records)"
+    )
+    args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
-        pages = stage()
+        pages = stage(records=args.records.resolve())
     except (StageFailed, HelpFailed) as error:
         for line in str(error).splitlines():
             print(f"build_site: error: {line}", file=sys.stderr)

@@ -49,7 +49,8 @@ def load(source: Path, records: Path = RECORDS) -> PageRecord:
     relative = source.relative_to(REPO).as_posix()
     path = records / f"{relative}.json"
     if not path.is_file():
-        raise RecordProblem(f"{relative}: no record of its blocks ({path.relative_to(REPO)} is missing); {RUN_TESTS}")
+        shown = path.relative_to(REPO) if path.is_relative_to(REPO) else path
+        raise RecordProblem(f"{relative}: no record of its blocks ({shown} is missing); {RUN_TESTS}")
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("sha256") != hashlib.sha256(source.read_bytes()).hexdigest():
         raise RecordProblem(f"{relative}: the record is stale (the file changed after the run of {data.get('time')}); {RUN_TESTS}")

@@ -25,7 +25,7 @@ def render_page(text: str, record: PageRecord | None) -> str:
                 inserts[end - 1] = [indent + row if row else row for row in outcome(block)]
     title = _title_index(lines, body_start)
     if record is not None:
-        inserts.setdefault(title if title is not None else body_start - 1, []).extend(["", verified_line(record), ""])
+        inserts.setdefault(title if title is not None else body_start - 1, []).extend([verified_line(record), ""])
     out: list[str] = []
     for index in range(-1, len(lines)):
         if index >= 0:

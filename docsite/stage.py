@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from docsite import REPO, STAGE
+from docsite import RECORDS, REPO, STAGE
 from docsite.generate import example_page, help_texts, programs, script_page
 from docsite.records import RecordProblem, load
 from docsite.render import render_page
@@ -30,7 +30,7 @@ def plain_pages() -> list[Path]:
     return [REPO / "results/doctest_benchmark.md"]
 
 
-def stage(target: Path = STAGE) -> list[Path]:
+def stage(target: Path = STAGE, records: Path = RECORDS) -> list[Path]:
     """Write every page under `target`; raise StageFailed naming each page that cannot be built."""
     if target.exists():
         shutil.rmtree(target)
@@ -45,11 +45,13 @@ def stage(target: Path = STAGE) -> list[Path]:
 
     for source in executed_pages():
         try:
-            record = load(source) if read_blocks(source) else None
+            record = load(source, records) if read_blocks(source) else None
         except RecordProblem as problem:
             problems.append(str(problem))
             continue
         write(source.relative_to(REPO).as_posix(), render_page(source.read_text(encoding="utf-8"), record))
+    if problems:
+        raise StageFailed("\n".join(problems))
     for source in plain_pages():
         write(source.relative_to(REPO).as_posix(), source.read_text(encoding="utf-8"))
     for skill in skills():
@@ -62,6 +64,4 @@ def stage(target: Path = STAGE) -> list[Path]:
         write(f"scripts/{path.stem}.md", script_page(path, helps[path]))
     (target / "stylesheets").mkdir(exist_ok=True)
     shutil.copy(Path(__file__).with_name("extra.css"), target / "stylesheets/extra.css")
-    if problems:
-        raise StageFailed("\n".join(problems))
     return written
