@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import re
+
+import yaml
 
 from markdown_it import MarkdownIt
 
@@ -13,7 +16,11 @@ MAX_LINES = 120  # longer outputs are cut, with a note saying how much
 
 
 def render_page(text: str, record: PageRecord | None) -> str:
-    """`text` with the outcome of each recorded block after its fence and the verified-with line."""
+    """`text` with the outcome of each recorded block after its fence and the verified-with line.
+
+    A YAML front matter is dropped: its description is shown as text instead, since MkDocs would put
+    it, quotes and `<example>` tags included, into an HTML attribute.
+    """
     lines = text.splitlines()
     body_start = _front_matter_end(lines)
     inserts: dict[int, list[str]] = {}  # insert after this 0-based line index
@@ -24,11 +31,15 @@ def render_page(text: str, record: PageRecord | None) -> str:
                 indent = re.match(r"[ ]*", lines[start]).group(0)
                 inserts[end - 1] = [indent + row if row else row for row in outcome(block)]
     title = _title_index(lines, body_start)
+    head = inserts.setdefault(title if title is not None else body_start - 1, [])
     if record is not None:
-        inserts.setdefault(title if title is not None else body_start - 1, []).extend([verified_line(record), ""])
+        head.extend([verified_line(record), ""])
+    description = _description(lines[:body_start])
+    if description:
+        head.extend(['!!! abstract "When it is used (its description, from the front matter)"', "", *_indent(description), ""])
     out: list[str] = []
     for index in range(-1, len(lines)):
-        if index >= 0:
+        if index >= body_start:  # the front matter is shown above, not passed to MkDocs' page meta
             out.append(lines[index])
         if index in inserts:
             out.extend(["", *inserts[index]] if index >= 0 else [*inserts[index]])
@@ -68,6 +79,18 @@ def _admonition(kind: str, title: str, text: str) -> list[str]:
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", text)), default=0))
     body = [fence + "text", *shown, fence]
     return [f'!!! {kind} "{_title(title)}"', "", *("    " + row if row else row for row in body), ""]
+
+
+def _description(front_matter: list[str]) -> str:
+    """A skill's or agent's `description`, HTML-escaped so `<example>` tags show as text."""
+    if len(front_matter) < 2:
+        return ""
+    meta = yaml.safe_load("\n".join(front_matter[1:-1])) or {}
+    return html.escape(str(meta.get("description", "")).strip(), quote=False)
+
+
+def _indent(text: str) -> list[str]:
+    return ["    " + row if row.strip() else "" for row in text.splitlines()]
 
 
 def _title(text: str) -> str:

@@ -140,3 +140,11 @@ def test_ci_runs_the_readme_test_command_and_it_ends_with_the_site_check():
     command = next(line for line in readme.splitlines() if line.startswith("bash dev/setup.sh && .venv/bin/python -m pytest"))
     assert (REPO / ".ci/run").read_text(encoding="utf-8").rstrip().endswith("\n" + command)
     assert command.endswith("&& .venv/bin/python -m pytest docsite/tests")
+
+
+def test_front_matter_description_is_shown_as_text_not_passed_to_page_meta():
+    text = '---\nname: a\ndescription: |-\n  Use it when "x". <example>hi</example>\n---\n\nBody.\n'
+    page = render_page(text, None)
+    assert not page.startswith("---") and "name: a" not in page
+    assert '    Use it when "x". &lt;example&gt;hi&lt;/example&gt;' in page
+    assert page.rstrip().endswith("Body.")
