@@ -13,4 +13,5 @@ BUILD = REPO / "build"
 RECORDS = BUILD / "records"
 STAGE = BUILD / "site-src"
 SITE = BUILD / "site"
-TEST_COMMAND = "bash dev/setup.sh && .venv/bin/python -m pytest"
+# The README's test command, which .ci/run runs as its last line.
+TEST_COMMAND = (REPO / ".ci/run").read_text(encoding="utf-8").strip().splitlines()[-1]

@@ -10,7 +10,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from _pytest._code.code import Traceback  # the type of ExceptionInfo.traceback
 
 from mdexec.document import Block, read_blocks
 from mdexec.errors import MarkdownError
@@ -150,17 +149,18 @@ class MarkdownBlock(pytest.Item):
             return f"{excinfo.value}\n  in the block at {self.file.nodeid}:{self.block.line}"
         return super().repr_failure(excinfo)
 
-    def _traceback_filter(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Traceback:
+    def _traceback_filter(self, excinfo: pytest.ExceptionInfo[BaseException]):  # noqa: ANN202 - pytest's Traceback
         """Keep the frames in the Markdown file, then the frame that raised, one line each.
 
         pytest formats them as usual, so the short summary shows the error's type and message (its
-        `reprcrash`), under pytest-xdist too. (`_traceback_filter` is pytest's hook for this; pinned.)
+        `reprcrash`), under pytest-xdist too. `_traceback_filter` is a private pytest method (pytest
+        is pinned); its result has the type of `excinfo.traceback`, a list of entries.
         """
         entries = list(excinfo.traceback)
         shown = [entry for entry in entries if Path(entry.path) == self.path]
         if entries and (not shown or shown[-1] is not entries[-1]):
             shown.append(entries[-1])
-        return Traceback(entry.with_repr_style("short") for entry in shown)
+        return type(excinfo.traceback)(entry.with_repr_style("short") for entry in shown)
 
     def reportinfo(self):  # type: ignore[override]
         return self.path, self.block.line - 1, self.name
