@@ -72,20 +72,22 @@ class MarkdownFile(pytest.File):
             yield item
 
     def setup(self) -> None:
-        self.namespace = Namespace.fresh(str(self.path))
-        self.sandbox = FileSandbox(label=self.path.stem)
-        self.sandbox.enter()
         directory = _record_dir(self.config)
         self.recorder = (
             FileRecorder.for_file(self.path, self.config.rootpath, directory, self.config.getini("mdexec_record_packages"))
             if directory is not None
             else None
         )
+        self.namespace = Namespace.fresh(str(self.path))
+        self.sandbox = FileSandbox(label=self.path.stem)
+        self.sandbox.enter()
 
     def teardown(self) -> None:
-        self.sandbox.exit()
-        if self.recorder is not None:
-            self.recorder.write()
+        try:
+            self.sandbox.exit()
+        finally:
+            if self.recorder is not None:
+                self.recorder.write()
 
     def repr_failure(self, excinfo):  # type: ignore[override]
         error = excinfo.value
