@@ -71,7 +71,7 @@ stamp=.venv/.jaxpro-installed
 if [[ ! -f "$stamp" || pyproject.toml -nt "$stamp" ]]; then
   echo "setup: installing pinned packages (pyproject.toml)"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,compare]"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,compare,docs]"
   touch "$stamp"
 fi
 
@@ -106,4 +106,19 @@ if [[ "${JAXPRO_SKIP_CLAUDE:-0}" != 1 ]]; then
     echo "$CLAUDE_CODE_VERSION" > .tools/.claude-version
   fi
 fi
+# The documentation site's browser test drives Debian's chromium through Playwright (never Playwright's
+# own browser download). Installing it needs root; JAXPRO_SKIP_BROWSER=1 skips it (and that test).
+install_chromium() {
+  if [[ "${JAXPRO_SKIP_BROWSER:-0}" == 1 || -x /usr/bin/chromium ]]; then return; fi
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing Debian's chromium for the site's browser test (apt-get)"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+  else
+    echo "setup: warning: /usr/bin/chromium is missing, so the site's browser test will fail." >&2
+    echo "       Install it as root ('apt-get install -y chromium'), or set JAXPRO_SKIP_BROWSER=1 to skip that test." >&2
+  fi
+}
+install_chromium
+
 echo "setup: ready (.venv/bin/python, $(.venv/bin/python -c 'import jax; print("jax", jax.__version__)'); environment in $env_dir)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +35,13 @@ class Directives:
 
 
 def is_directive_comment(html: str) -> bool:
-    """True if an HTML block is an mdexec directive (other comments are ignored)."""
+    """True if an HTML block is meant as an mdexec directive: a comment whose first word is `mdexec`.
+
+    Other comments are ignored. A comment that starts with `mdexec` but lacks the colon is still a
+    directive, so that `parse_directive` reports it instead of the harness silently ignoring it.
+    """
     body = html.strip()
-    return body.startswith("<!--") and body[4:].lstrip().startswith(PREFIX)
+    return body.startswith("<!--") and re.match(r"mdexec\b", body[4:].lstrip()) is not None
 
 
 def parse_directive(html: str, path: Path, line: int) -> Directives:
@@ -44,7 +49,13 @@ def parse_directive(html: str, path: Path, line: int) -> Directives:
     body = html.strip()
     if not body.endswith("-->"):
         raise MarkdownError(path, line, "directive comment is not closed with '-->'")
-    text = body[4:-3].strip()[len(PREFIX):]
+    text = body[4:-3].strip()
+    if not text.startswith(PREFIX):
+        written = " ".join(text.split())
+        raise MarkdownError(
+            path, line, f"malformed directive <!-- {written} -->; write it with a colon: <!-- mdexec: key=value -->"
+        )
+    text = text[len(PREFIX) :]
     try:
         words = shlex.split(text)
     except ValueError as error:

@@ -27,6 +27,10 @@ class OutputMismatch(AssertionError):
     """A checked print wrote something other than its comment."""
 
 
+class DoctestMismatch(AssertionError):
+    """A `>>>` example printed something other than the text below it."""
+
+
 def outputs_match(expected: str, actual: str) -> bool:
     """Compare two texts with whitespace normalised and numbers within tolerance."""
     exp_parts, act_parts = _split(expected), _split(actual)
@@ -123,7 +127,7 @@ class _TolerantChecker(doctest.OutputChecker):
 
 
 def run_doctest(source: str, namespace: dict, name: str, filename: str, first_line: int) -> None:
-    """Run `>>>` examples in `namespace`; raise AssertionError with doctest's report on a mismatch."""
+    """Run `>>>` examples in `namespace`; raise DoctestMismatch with doctest's report on a mismatch."""
     parser = doctest.DocTestParser()
     test = parser.get_doctest(source, namespace, name, filename, first_line - 1)
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -131,4 +135,7 @@ def run_doctest(source: str, namespace: dict, name: str, filename: str, first_li
     report = io.StringIO()
     result = runner.run(test, out=report.write, clear_globs=False)
     if result.failed:
-        raise AssertionError(report.getvalue())
+        text = report.getvalue().strip("*\n")
+        line = re.search(r", line (\d+), in ", text)
+        where = f"line {line.group(1)}: " if line else ""
+        raise DoctestMismatch(f"{where}a >>> example printed something else\n{text}")

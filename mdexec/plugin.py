@@ -6,7 +6,6 @@ is installed. Disable with `-p no:mdexec`.
 
 from __future__ import annotations
 
-import traceback
 from collections import defaultdict
 from pathlib import Path
 
@@ -15,10 +14,37 @@ import pytest
 from mdexec.document import Block, read_blocks
 from mdexec.errors import MarkdownError
 from mdexec.isolation import FileSandbox, ensure_virtual_devices
-from mdexec.output import OutputMismatch
+from mdexec.output import DoctestMismatch, OutputMismatch
+from mdexec.record import FAILED, PASSED, RAISED, SKIPPED, BlockRecord, FileRecorder, error_fields, tee_stdout
 from mdexec.runner import BlockFailed, Namespace, execute
 
-_SHORT_FAILURES = (MarkdownError, BlockFailed, OutputMismatch)
+_SHORT_FAILURES = (MarkdownError, BlockFailed, OutputMismatch, DoctestMismatch)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mdexec", "Markdown code blocks")
+    group.addoption(
+        "--mdexec-record",
+        metavar="DIR",
+        default=None,
+        help="write each Markdown file's block outcomes, stdout, errors, package versions and date "
+        "to DIR/<path>.md.json (default: the mdexec_record ini option; '' turns recording off)",
+    )
+    parser.addini("mdexec_record", "default for --mdexec-record, relative to the rootdir", default="")
+    parser.addini(
+        "mdexec_record_packages",
+        "distributions whose installed versions each record names",
+        type="linelist",
+        default=["jax", "jaxlib"],
+    )
+
+
+def _record_dir(config: pytest.Config) -> Path | None:
+    option = config.getoption("mdexec_record")
+    if option is not None:
+        return Path(option).resolve() if option else None
+    ini = config.getini("mdexec_record")
+    return config.rootpath / ini if ini else None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -46,12 +72,22 @@ class MarkdownFile(pytest.File):
             yield item
 
     def setup(self) -> None:
+        directory = _record_dir(self.config)
+        self.recorder = (
+            FileRecorder.for_file(self.path, self.config.rootpath, directory, self.config.getini("mdexec_record_packages"))
+            if directory is not None
+            else None
+        )
         self.namespace = Namespace.fresh(str(self.path))
         self.sandbox = FileSandbox(label=self.path.stem)
         self.sandbox.enter()
 
     def teardown(self) -> None:
-        self.sandbox.exit()
+        try:
+            self.sandbox.exit()
+        finally:
+            if self.recorder is not None:
+                self.recorder.write()
 
     def repr_failure(self, excinfo):  # type: ignore[override]
         error = excinfo.value
@@ -73,6 +109,27 @@ class MarkdownBlock(pytest.Item):
         return self.parent
 
     def runtest(self) -> None:
+        recorder = self.file.recorder
+        if recorder is None:
+            self._run()
+            return
+        line = self.block.line
+        with tee_stdout() as stdout:
+            try:
+                raised = self._run()
+            except pytest.skip.Exception as skip:
+                recorder.add(BlockRecord(line, SKIPPED, stdout.getvalue(), reason=skip.msg))
+                raise
+            except BaseException as error:
+                recorder.add(BlockRecord(line, FAILED, stdout.getvalue(), **error_fields(error)))
+                raise
+        if raised is None:
+            recorder.add(BlockRecord(line, PASSED, stdout.getvalue()))
+        else:
+            recorder.add(BlockRecord(line, RAISED, stdout.getvalue(), **error_fields(raised)))
+
+    def _run(self) -> BaseException | None:
+        """Run the block as its directives say; return the exception it raised as declared."""
         directives = self.block.directives
         if directives.fresh:
             self.file.namespace = Namespace.fresh(str(self.path))
@@ -84,15 +141,28 @@ class MarkdownBlock(pytest.Item):
         if failed is not None:
             _skip(f"{failed.name} failed earlier in this namespace")
         try:
-            execute(self.block, self.file.namespace)
+            return execute(self.block, self.file.namespace)
         except BaseException:
             self.file.namespace.failed_block = self.block
             raise
 
     def repr_failure(self, excinfo):  # type: ignore[override]
         if isinstance(excinfo.value, _SHORT_FAILURES):
-            return f"{self.nodeid}: {excinfo.value}"
-        return _markdown_traceback(excinfo.value, self.path)
+            return f"{excinfo.value}\n  in the block at {self.file.nodeid}:{self.block.line}"
+        return super().repr_failure(excinfo)
+
+    def _traceback_filter(self, excinfo: pytest.ExceptionInfo[BaseException]):  # noqa: ANN202 - pytest's Traceback
+        """Keep the frames in the Markdown file, then the frame that raised, one line each.
+
+        pytest formats them as usual, so the short summary shows the error's type and message (its
+        `reprcrash`), under pytest-xdist too. `_traceback_filter` is a private pytest method (pytest
+        is pinned); its result has the type of `excinfo.traceback`, a list of entries.
+        """
+        entries = list(excinfo.traceback)
+        shown = [entry for entry in entries if Path(entry.path) == self.path]
+        if entries and (not shown or shown[-1] is not entries[-1]):
+            shown.append(entries[-1])
+        return type(excinfo.traceback)(entry.with_repr_style("short") for entry in shown)
 
     def reportinfo(self):  # type: ignore[override]
         return self.path, self.block.line - 1, self.name
@@ -112,17 +182,6 @@ def _require_devices(count: int) -> None:
             f"needs {count} devices, {available} available; "
             f"set XLA_FLAGS=--xla_force_host_platform_device_count={count} before jax is imported"
         )
-
-
-def _markdown_traceback(error: BaseException, path: Path) -> str:
-    """The traceback frames that are in the Markdown file, then the last frame and the error."""
-    frames = traceback.extract_tb(error.__traceback__)
-    in_doc = [frame for frame in frames if Path(frame.filename) == path]
-    shown = in_doc + ([frames[-1]] if frames and frames[-1] not in in_doc else [])
-    lines = ["Traceback (Markdown frames, then where it was raised):\n"]
-    lines += traceback.format_list(shown)
-    lines += traceback.format_exception_only(type(error), error)
-    return "".join(lines)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

@@ -49,8 +49,11 @@ def _import_attr(module_name: str, attr: str) -> object:
         return getattr(getattr(importlib.import_module(parent_name), child), attr)
 
 
-def execute(block: Block, namespace: Namespace) -> None:
-    """Run `block` in `namespace`; raise if it fails or does not raise what it declares."""
+def execute(block: Block, namespace: Namespace) -> BaseException | None:
+    """Run `block` in `namespace`; raise if it fails or does not raise what it declares.
+
+    Returns the exception the block raised as its directive declares, or None.
+    """
     expected = resolve_exception(block.directives.raises) if block.directives.raises else None
     try:
         with warnings.catch_warnings():
@@ -60,9 +63,10 @@ def execute(block: Block, namespace: Namespace) -> None:
     except BaseException as error:  # noqa: BLE001 - we judge every outcome, KeyboardInterrupt aside
         if isinstance(error, KeyboardInterrupt) or expected is None or not isinstance(error, expected):
             raise
-        return
+        return error
     if expected is not None:
         raise BlockFailed(f"block did not raise {block.directives.raises}")
+    return None
 
 
 def _run_source(block: Block, globals_: dict) -> None:

@@ -15,7 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 SKILLS = sorted(p.parent for p in (REPO / "skills").glob("*/SKILL.md"))
 AGENTS = sorted((REPO / "agents").glob("*.md"))
-EXCLUDED_DIRS = {".git", ".venv", ".tools", "node_modules", "__pycache__", "fixtures", ".pytest_cache"}
+EXCLUDED_DIRS = {".git", ".venv", ".tools", "node_modules", "__pycache__", "fixtures", ".pytest_cache", "build"}
 
 
 def repo_files(*suffixes: str) -> list[Path]:
