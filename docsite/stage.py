@@ -26,8 +26,8 @@ def executed_pages() -> list[Path]:
 
 
 def plain_pages() -> list[Path]:
-    """Pages shown as they are: they hold results, not code (the test run does not collect them)."""
-    return [REPO / "results/doctest_benchmark.md"]
+    """Pages shown as they are: they hold results or instructions, no Python blocks to record."""
+    return [REPO / "results/doctest_benchmark.md", REPO / "evals/README.md"]
 
 
 def stage(target: Path = STAGE, records: Path = RECORDS) -> list[Path]:

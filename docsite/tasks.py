@@ -101,4 +101,5 @@ def nav() -> list:
         {"Examples": [f"examples/{path.stem}.md" for path in programs("examples")]},
         {"Scripts": [f"scripts/{path.stem}.md" for path in programs("scripts")]},
         {"Doc-test harness": ["mdexec/README.md", "results/doctest_benchmark.md"]},
+        {"Trigger evals": "evals/README.md"},
     ]
