@@ -18,8 +18,10 @@ Two ways to run:
       Reasons come from JAX's own cache-miss explanations.
 
 Both modes turn on `jax_explain_cache_misses` and read JAX's compile log records
-("Compiling jit(f) with global shapes and types ...", "TRACING CACHE MISS ...") through a logging
-handler, so nothing is parsed from stderr. Compilations of JAX's internal eager operations (such as
+("Compiling jit(f) with global shapes and types ...", "Finished XLA compilation of jit(f) ...",
+"TRACING CACHE MISS ...") through a logging handler, so nothing is parsed from stderr. A compilation
+is counted at "Finished XLA compilation": a bare `.lower()` is not one, and a recompilation for an
+argument committed to another device is one although nothing is lowered again. Compilations of JAX's internal eager operations (such as
 the `broadcast_in_dim` behind `jnp.ones` outside jit) are hidden unless --all is given.
 """
 
@@ -127,13 +129,20 @@ class Compilation:
 
 
 class CompileLog(logging.Handler):
-    """A logging handler that turns JAX's compile records into `Compilation`s."""
+    """A logging handler that turns JAX's compile records into `Compilation`s.
+
+    JAX logs "Compiling f ..." when it lowers a trace and "Finished XLA compilation of f" when XLA
+    compiles; only the second marks a compilation. A bare `.lower()` logs the first alone, and a
+    recompilation that reuses a lowering (the same argument committed to another device) the second
+    alone, so a compilation is counted at "Finished" and takes its signature from the lowering.
+    """
 
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
         self.compilations: list[Compilation] = []
         self.explained: set[str] = set()  # user functions: JAX explains cache misses of these only
         self.pending: dict[str, str] = {}  # function -> explanation not yet matched to a compilation
+        self.lowered: dict[str, tuple[str, str | None]] = {}  # function -> (signature, explanation)
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
@@ -141,13 +150,16 @@ class CompileLog(logging.Handler):
             self._on_explanation(message)
         elif match := _COMPILING.match(message):
             name = function_name(match.group(1))
-            explanation = self.pending.pop(name, None)
-            signature = compact_avals(match.group(2))
-            self.compilations.append(Compilation(name, signature, summarize_explanation(explanation), explanation))
-        elif (match := _FINISHED.match(message)) and self.compilations:
-            last = self.compilations[-1]
-            if last.function == function_name(match.group(1)):
-                last.seconds = float(match.group(2))
+            self.lowered[name] = (compact_avals(match.group(2)), self.pending.pop(name, None))
+        elif match := _FINISHED.match(message):
+            name = function_name(match.group(1))
+            if name in self.lowered:
+                signature, explanation = self.lowered.pop(name)
+                reason = summarize_explanation(explanation)
+            else:
+                signature = next((c.signature for c in reversed(self.compilations) if c.function == name), "?")
+                explanation, reason = None, "an earlier lowering compiled again (e.g. an argument committed to another device)"
+            self.compilations.append(Compilation(name, signature, reason, explanation, float(match.group(2))))
 
     def _on_explanation(self, message: str) -> None:
         match = _MISS_NEW.search(message) or _MISS_FOR.search(message)

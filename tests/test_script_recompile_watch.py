@@ -80,6 +80,27 @@ def test_script_mode_uses_jax_explanations(tmp_path: Path):
     assert sum(report["hidden_internal_compilations"].values()) >= 1  # jnp.ones outside jit compiles too
 
 
+def test_counts_compilations_not_lowerings(tmp_path: Path):
+    """A bare lower() compiles nothing; a committed array on another device compiles without lowering."""
+    script = tmp_path / "devices.py"
+    script.write_text(
+        "import jax\n"
+        "import jax.numpy as jnp\n"
+        "@jax.jit\n"
+        "def affine(x):\n"
+        "    return 2 * x + 1\n"
+        "affine.lower(jnp.ones(7))\n"
+        "affine(jax.device_put(jnp.ones(4), jax.devices()[0]))\n"
+        "affine(jax.device_put(jnp.ones(4), jax.devices()[1]))\n"
+    )
+    result = run_tool("--json", "--devices", "2", "--script", str(script))
+    assert result.returncode == 0, result.stderr
+    (function,) = json.loads(result.stdout)["functions"]
+    assert function["compilations"] == 2
+    assert [e["signature"] for e in function["events"]] == ["f32[4]", "f32[4]"]
+    assert "another device" in function["events"][1]["reason"]
+
+
 def test_script_that_raises_reports_then_exits_1(tmp_path: Path):
     script = tmp_path / "broken.py"
     script.write_text("import jax.numpy as jnp\njnp.ones(3)\nraise RuntimeError('data file missing')\n")
