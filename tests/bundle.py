@@ -6,11 +6,11 @@ import os
 import re
 import subprocess
 import tempfile
-import tomllib
-from functools import cache
 from pathlib import Path
 
 import pytest
+
+from docsite.records import pins  # the pyproject.toml pins, read in one place
 
 REPO = Path(__file__).resolve().parent.parent
 SKILLS = sorted(p.parent for p in (REPO / "skills").glob("*/SKILL.md"))
@@ -35,17 +35,6 @@ def front_matter(path: Path) -> dict:
     text = path.read_text(encoding="utf-8")
     assert text.startswith("---\n"), f"{path.relative_to(REPO)} must start with YAML front matter"
     return yaml.safe_load(text.split("---\n", 2)[1]) or {}
-
-
-@cache
-def pins() -> dict[str, str]:
-    """Exact `name==version` pins from pyproject.toml, the one place versions are set."""
-    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    result = {}
-    for requirement in project["dependencies"]:
-        name, _, version = requirement.partition("==")
-        result[name.strip().lower()] = version.strip()
-    return result
 
 
 def claude_binary() -> Path:

@@ -19,13 +19,13 @@ import mmap
 import os
 import re
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
 
 from bundle import AGENTS, REPO, SKILLS, claude_binary
+from test_script_headers import declared
 
 MARKETPLACE = json.loads((REPO / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
 PLUGIN_ID = f"{MARKETPLACE['plugins'][0]['name']}@{MARKETPLACE['name']}"
@@ -63,14 +63,6 @@ def source_commands() -> list[tuple[Path, str]]:
             if COMMAND.match(command) and "<" not in command:  # `<tool>` is a placeholder, not a command
                 seen.setdefault(command, source)
     return [(source, command) for command, source in seen.items()]
-
-
-def needs(relative: str) -> set[str]:
-    """The distributions a bundled file declares in its PEP 723 header."""
-    text = (REPO / relative).read_text(encoding="utf-8")
-    block = re.search(r"(?ms)^# /// script$\n(.*?)^# ///$", text).group(1)
-    meta = tomllib.loads("".join(line[2:] + "\n" for line in block.splitlines()))
-    return {re.split(r"[=<>!~ ]", dep, maxsplit=1)[0] for dep in meta["dependencies"]}
 
 
 def user_python() -> Path:
@@ -152,7 +144,7 @@ def test_command_runs_from_the_user_project(source: Path, command: str, installe
     assert expected in commands(text), f"the installed {relative} does not give `{expected}`"
 
     target = COMMAND.match(command).group(0).split("/", 1)[1]
-    python = user_python() if "flax" not in needs(target) else REPO / ".venv/bin/python"
+    python = user_python() if "flax" not in declared(REPO / target) else REPO / ".venv/bin/python"
     env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK", "PYTHONPATH")}
     env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"  # `python` is that environment's
     env["TMPDIR"] = str(tmp_path)  # where the profiler and the examples put their scratch files
