@@ -10,6 +10,8 @@ import pytest
 from markdown_it import MarkdownIt
 from skills_ref import validate
 
+from docsite.anchors import anchors
+
 from bundle import AGENTS, REPO, SKILLS, front_matter, parse_tokens, pins, repo_files, run_claude
 
 PLUGIN = json.loads((REPO / ".claude-plugin/plugin.json").read_text(encoding="utf-8"))
@@ -130,27 +132,12 @@ def _links_and_paths(path: Path, root: Path = REPO) -> list[tuple[int, str, Path
     return found
 
 
-def _anchors(path: Path) -> set[str]:
-    """The heading anchors GitHub generates for a Markdown file (lowercase, punctuation dropped)."""
-    tokens = MarkdownIt("commonmark").parse(path.read_text(encoding="utf-8"))
-    anchors: set[str] = set()
-    for opening, inline in zip(tokens, tokens[1:]):
-        if opening.type == "heading_open":
-            slug = re.sub(r"[^\w\- ]", "", inline.content.strip().lower()).replace(" ", "-")
-            unique, n = slug, 0
-            while unique in anchors:
-                n += 1
-                unique = f"{slug}-{n}"
-            anchors.add(unique)
-    return anchors
-
-
 def _unresolved(path: Path, root: Path = REPO) -> list[str]:
     problems = []
     for line, text, target, anchor in _links_and_paths(path, root):
         if not target.exists():
             problems.append(f"line {line}: {text} (no such file)")
-        elif anchor and target.suffix == ".md" and anchor not in _anchors(target):
+        elif anchor and target.suffix == ".md" and anchor not in anchors(target):
             problems.append(f"line {line}: {text} (no heading with anchor #{anchor})")
     return problems
 
