@@ -240,8 +240,11 @@ def registered_components(home: Path) -> dict[str, list[str]]:
     raise EvalError(f"the client printed no init event (exit {result.returncode}): {result.stderr.strip()[:200]}")
 
 
-def choose_home(home: str | None) -> tuple[Path, tempfile.TemporaryDirectory | None]:
-    """The HOME to run the client in: the given one, or a fresh one when ANTHROPIC_API_KEY is set."""
+def choose_home(home: str | None, offline: str = "use --list or --check-registration to work offline") -> tuple[Path, tempfile.TemporaryDirectory | None]:
+    """The HOME to run the client in: the given one, or a fresh one when ANTHROPIC_API_KEY is set.
+
+    `offline` ends the no-credentials message: what the user can run instead.
+    """
     if home:
         path = Path(home).expanduser()
         if not path.is_dir():
@@ -252,7 +255,7 @@ def choose_home(home: str | None) -> tuple[Path, tempfile.TemporaryDirectory | N
         return Path(scratch.name), scratch
     raise EvalError(
         "no credentials: set ANTHROPIC_API_KEY, or pass --home DIR where Claude Code is logged in "
-        "(use --list or --check-registration to work offline)"
+        f"({offline})"
     )
 
 
