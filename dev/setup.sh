@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything jax-pro needs for this checkout: a Python 3.12 virtualenv with the pinned packages
-# from pyproject.toml, a second small one with only what a user has (the installed-plugin test), and
-# Claude Code's CLI (pinned) for the bundle checks.
+# from pyproject.toml, a second small one with only what a user has (the installed-plugin test),
+# Claude Code's CLI (pinned) for the bundle checks, and two other Agent Skills clients (Gemini CLI and
+# OpenCode, pinned) for the exported skills.
 #
 # They live outside the checkout, in ${JAXPRO_ENV_HOME:-${XDG_CACHE_HOME:-~/.cache}/jax-pro}/<checkout
 # name>-<hash of its real path>/, with .venv and .tools here as symlinks to them: installing the plugin
@@ -12,6 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CLAUDE_CODE_VERSION="2.1.330"
+GEMINI_CLI_VERSION="0.61.0"
+OPENCODE_VERSION="1.18.33"
 
 find_python() {
   # Honour an explicit choice, then a working python3.12 on PATH, then pyenv's newest 3.12.x.
@@ -89,23 +92,31 @@ if [[ ! -f "$user_venv/.jaxpro-installed" || pyproject.toml -nt "$user_venv/.jax
   touch "$user_venv/.jaxpro-installed"
 fi
 
-if [[ "${JAXPRO_SKIP_CLAUDE:-0}" != 1 ]]; then
+install_npm_tool() {
+  # install_npm_tool <label> <package> <version> <skip variable>: npm-install the pinned package into
+  # $env_dir/tools unless the skip variable is 1 or that version is already there.
+  local label=$1 package=$2 version=$3 skip=$4
+  local stamp=".tools/.${label}-version"
+  if [[ "${!skip:-0}" == 1 || "$(cat "$stamp" 2>/dev/null || true)" == "$version" ]]; then return; fi
   if ! command -v npm >/dev/null 2>&1; then
-    echo "error: npm not found. It installs Claude Code's CLI, which the bundle checks run." >&2
-    echo "       Install Node.js with npm, or set JAXPRO_SKIP_CLAUDE=1 to go without (see README.md)." >&2
+    echo "error: npm not found. It installs $package, which the bundle checks run." >&2
+    echo "       Install Node.js with npm, or set $skip=1 to go without (see README.md)." >&2
     exit 1
   fi
-  installed=$(cat .tools/.claude-version 2>/dev/null || true)
-  if [[ "$installed" != "$CLAUDE_CODE_VERSION" ]]; then
-    echo "setup: installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION into $env_dir/tools"
-    if ! npm install --no-audit --no-fund --prefix "$env_dir/tools" "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION"; then
-      echo "error: npm could not install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION (its output is above)." >&2
-      echo "       Check that npm can reach its registry, then re-run; or set JAXPRO_SKIP_CLAUDE=1." >&2
-      exit 1
-    fi
-    echo "$CLAUDE_CODE_VERSION" > .tools/.claude-version
+  echo "setup: installing $package@$version into $env_dir/tools"
+  if ! npm install --no-audit --no-fund --save-exact --prefix "$env_dir/tools" "$package@$version"; then
+    echo "error: npm could not install $package@$version (its output is above)." >&2
+    echo "       Check that npm can reach its registry, then re-run; or set $skip=1." >&2
+    exit 1
   fi
-fi
+  echo "$version" > "$stamp"
+}
+# Claude Code runs the plugin checks; Gemini CLI and OpenCode, two other Agent Skills clients, are
+# run on the exported skill folders (tests/test_second_client.py). None of the three needs a login.
+install_npm_tool claude @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" JAXPRO_SKIP_CLAUDE
+install_npm_tool gemini @google/gemini-cli "$GEMINI_CLI_VERSION" JAXPRO_SKIP_GEMINI
+install_npm_tool opencode opencode-ai "$OPENCODE_VERSION" JAXPRO_SKIP_OPENCODE
+
 # The documentation site's browser test drives Debian's chromium through Playwright (never Playwright's
 # own browser download). Installing it needs root; JAXPRO_SKIP_BROWSER=1 skips it (and that test).
 install_chromium() {
