@@ -266,7 +266,10 @@ def _from_junit(task_id: str, report: Path, result: subprocess.CompletedProcess[
 
 
 def _first_line(text: str) -> str:
-    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    """The line that says what went wrong: the first `SomeError: ...` line, else the first line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    errors = [line for line in lines if re.match(r"[\w.]*(Error|Exception|Warning)\b", line)]
+    line = (errors or lines or [""])[0]
     return line if len(line) <= 240 else line[:237] + "..."
 
 

@@ -74,12 +74,23 @@ def silencing(request: pytest.FixtureRequest) -> SilencingRecorder:
     return recorder
 
 
+def deprecations_still_fail() -> bool:
+    """Whether a DeprecationWarning still raises (pytest.ini makes it an error; an answer may have undone that)."""
+    try:
+        warnings.warn("probe: are deprecations still errors?", DeprecationWarning, stacklevel=1)
+    except DeprecationWarning:
+        return True
+    return False
+
+
 @pytest.fixture(autouse=True)
 def no_silenced_warnings(silencing: SilencingRecorder):
-    """Fail a test during which the answer turned warnings off."""
+    """Fail a test during which the answer turned warnings off, by a call or by editing the filters."""
     yield
     if silencing.calls:
         pytest.fail("the answer silences warnings instead of fixing them: " + "; ".join(silencing.calls))
+    if not deprecations_still_fail():
+        pytest.fail("the answer changed the warning filters so that DeprecationWarning no longer fails")
 
 
 @pytest.fixture(scope="module")
