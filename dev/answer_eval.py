@@ -71,6 +71,7 @@ from trigger_eval import (  # noqa: E402  (the client pieces both evals share)
 )
 
 ANSWERS = REPO / "evals" / "answers"
+AGENT = "jax-pro"  # the plugin's agent, which an agent-kind task may name as what should load
 SKILLS = ("python-jax", "jax-core-programming", "jax-optimization-pro", "jax-optimization", "agent")
 REQUIRED_KEYS = ("id", "skill", "libraries", "module", "request", "interface", "source", "bundle", "grading")
 TABLE_KEYS = {"source": ("url", "title", "maintainers_answer"), "bundle": ("skill", "section"), "grading": ("checks", "wrong")}
@@ -182,8 +183,8 @@ def problems(folder: Path) -> list[str]:
         found.append(f"{name}: the id is not kebab-case")
     if meta["skill"] not in SKILLS:
         found.append(f"{name}/task.toml: skill {meta['skill']!r} is not one of {', '.join(SKILLS)}")
-    if meta["bundle"]["skill"] not in SKILLS[:-1]:
-        found.append(f"{name}/task.toml: [bundle].skill {meta['bundle']['skill']!r} is not one of the four skills")
+    if meta["bundle"]["skill"] not in (*SKILLS[:-1], AGENT):
+        found.append(f"{name}/task.toml: [bundle].skill {meta['bundle']['skill']!r} is not one of the four skills or {AGENT}")
     if not re.fullmatch(r"[A-Za-z_]\w*", str(meta["module"])):
         found.append(f"{name}/task.toml: module {meta['module']!r} is not a Python module name")
     if not isinstance(meta["libraries"], list) or not meta["libraries"]:
@@ -389,7 +390,7 @@ def run_session(task: Task, arm: str, args: argparse.Namespace, home: Path, out:
 
 def skill_loaded(task: Task, session: Session) -> bool:
     """Whether the bundle arm invoked the skill the task names (or the agent, for agent tasks)."""
-    wanted = {f"jax-pro:{task.meta['bundle']['skill']}", "jax-pro:jax-pro"}
+    wanted = {f"jax-pro:{task.meta['bundle']['skill']}", f"jax-pro:{AGENT}"}
     return bool(wanted & set(session.invoked))
 
 

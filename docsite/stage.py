@@ -6,6 +6,8 @@ import shutil
 from pathlib import Path
 
 from docsite import RECORDS, REPO, STAGE
+from docsite.answers import PAGE as ANSWERS_PAGE
+from docsite.answers import RESULTS, answers_page
 from docsite.generate import example_page, help_texts, programs, script_page
 from docsite.records import RecordProblem, load
 from docsite.render import render_page
@@ -27,10 +29,10 @@ def executed_pages() -> list[Path]:
 
 def plain_pages() -> list[Path]:
     """Pages shown as they are: they hold results or instructions, no Python blocks to record."""
-    return [REPO / "results/doctest_benchmark.md", REPO / "evals/README.md"]
+    return [REPO / "results/doctest_benchmark.md", REPO / "evals/README.md", REPO / "evals/answers/README.md"]
 
 
-def stage(target: Path = STAGE, records: Path = RECORDS) -> list[Path]:
+def stage(target: Path = STAGE, records: Path = RECORDS, answers: Path = RESULTS) -> list[Path]:
     """Write every page under `target`; raise StageFailed naming each page that cannot be built."""
     if target.exists():
         shutil.rmtree(target)
@@ -50,6 +52,10 @@ def stage(target: Path = STAGE, records: Path = RECORDS) -> list[Path]:
             problems.append(str(problem))
             continue
         write(source.relative_to(REPO).as_posix(), render_page(source.read_text(encoding="utf-8"), record))
+    try:
+        write(ANSWERS_PAGE, answers_page(answers))
+    except RecordProblem as problem:
+        problems.append(str(problem))
     if problems:
         raise StageFailed("\n".join(problems))
     for source in plain_pages():

@@ -101,5 +101,6 @@ def nav() -> list:
         {"Examples": [f"examples/{path.stem}.md" for path in programs("examples")]},
         {"Scripts": [f"scripts/{path.stem}.md" for path in programs("scripts")]},
         {"Doc-test harness": ["mdexec/README.md", "results/doctest_benchmark.md"]},
-        {"Trigger evals": "evals/README.md"},
+        {"Evals": [{"Trigger and answer evals": "evals/README.md"}, {"Answer evals: format": "evals/answers/README.md"},
+                   {"Answer evals: the tasks": "evals/answer_tasks.md"}]},
     ]

@@ -1,0 +1,123 @@
+"""The answer-evals page: every task, what its grader checks, and the latest grading of its answers.
+
+The gradings come from the test run (tests/test_answer_evals_reference.py and _wrong.py run
+`dev/answer_eval.py --grade ... --record build/answer_evals/<set>.json`). Like the mdexec records,
+a grading that is missing, made with other pins, or older than a task, its grader or its answer
+stops the build with a RecordProblem.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from docsite import BUILD, REPO
+from docsite.records import RUN_TESTS, RecordProblem, pins
+
+RESULTS = BUILD / "answer_evals"
+PAGE = "evals/answer_tasks.md"
+SETS = {"reference": "must pass", "wrong": "must fail"}  # build/answer_evals/<set>.json grades evals/answers/_<set>
+
+
+def runner() -> ModuleType:
+    """dev/answer_eval.py, which knows the tasks (one definition of a task and of a grading's inputs)."""
+    if "answer_eval" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("answer_eval", REPO / "dev" / "answer_eval.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["answer_eval"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["answer_eval"]
+
+
+def gradings(results: Path = RESULTS) -> dict[str, dict]:
+    """Per set, the recorded run: checked to cover every task, with today's files and pins."""
+    tasks = runner().load_tasks()
+    found = {}
+    for name in SETS:
+        path = results / f"{name}.json"
+        shown = path.relative_to(REPO) if path.is_relative_to(REPO) else path
+        if not path.is_file():
+            raise RecordProblem(f"{PAGE}: no grading of the {name} answers ({shown} is missing); {RUN_TESTS}")
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for library, version in data["versions"].items():
+            if pins().get(library, version) != version:
+                raise RecordProblem(f"{PAGE}: {shown} was graded with {library} {version}, but pyproject.toml pins "
+                                    f"{pins()[library]}; {RUN_TESTS}")
+        grades = {grade["task"]: grade for grade in data["grades"]}
+        answers = runner().ANSWERS / f"_{name}"
+        stale = [t.id for t in tasks if grades.get(t.id, {}).get("digest") != t.digest(answers / t.id)]
+        if stale:
+            raise RecordProblem(f"{PAGE}: {shown} has no grading of the current {', '.join(stale)} "
+                                f"(a task, its grader or its {name} answer changed after the run of {data['date']}); {RUN_TESTS}")
+        found[name] = {**data, "grades": grades}
+    return found
+
+
+def answers_page(results: Path = RESULTS) -> str:
+    """The page: a summary table, then one section per task."""
+    tasks = runner().load_tasks()
+    graded = gradings(results)
+    reference, wrong = graded["reference"], graded["wrong"]
+    passed = sum(g["status"] == "passed" for g in reference["grades"].values())
+    rejected = sum(g["status"] in runner().FAILING for g in wrong["grades"].values())
+    versions = ", ".join(f"{name} {version}" for name, version in reference["versions"].items())
+    out = [
+        "# Answer evals: the tasks",
+        "",
+        "Each task is a request from a public thread about JAX, Flax, Optax, Orbax or NumPyro. An answer is "
+        "graded by running it against the pinned libraries on the CPU with 8 virtual devices: its grader "
+        "imports it and checks what it does. Every task ships a reference answer that must pass and a "
+        "plausible wrong answer that must fail. The format and the runner: [Answer evals](answers/README.md). "
+        "This page is generated from the tasks and the test run's latest grading when the site is built.",
+        "",
+        f"Latest grading ({reference['date']}, Python {reference['python']}, {versions}): "
+        f"**{passed} of {len(tasks)} reference answers pass**, **{rejected} of {len(tasks)} wrong answers fail**.",
+        "",
+        "| Task | Skill | Reference answer | Wrong answer |",
+        "| --- | --- | --- | --- |",
+    ]
+    for task in tasks:
+        out.append(f"| [{task.id}](#{task.id}) | {task.skill} | {_result(reference['grades'][task.id])} | "
+                   f"{_result(wrong['grades'][task.id])} |")
+    for task in tasks:
+        out += ["", *_section(task, reference["grades"][task.id], wrong["grades"][task.id])]
+    return "\n".join(out) + "\n"
+
+
+def _section(task, reference: dict, wrong: dict) -> list[str]:  # noqa: ANN001 - a runner Task
+    meta = task.meta
+    section = meta["bundle"]["section"]
+    request = [f"> {_text(line)}" if line.strip() else ">" for line in meta["request"].strip().splitlines()]
+    return [
+        f"## {task.id}",
+        "",
+        *request,
+        "",
+        f"- **Source:** [{_text(meta['source']['title'])}]({meta['source']['url']})",
+        f"- **The maintainers' answer:** {_text(' '.join(meta['source']['maintainers_answer'].split()))}",
+        f"- **Skill:** `{task.skill}`; the bundle's answer: [`{section}`](../{section}) "
+        f"(skill `{meta['bundle']['skill']}`)",
+        f"- **The grader checks:** {_text(meta['grading']['checks'])}",
+        f"- **The wrong answer:** {_text(meta['grading']['wrong'])}",
+        f"- **Latest grading:** reference answer {_result(reference)} in {reference['seconds']} s; "
+        f"wrong answer {_result(wrong)}",
+        "",
+        f"The answer is `{task.module}.py`, providing:",
+        "",
+        "```text",
+        meta["interface"].strip("\n"),
+        "```",
+    ]
+
+
+def _result(grade: dict) -> str:
+    return grade["status"] if not grade["message"] else f"{grade['status']}: {_text(grade['message'])}"
+
+
+def _text(text: str) -> str:
+    """Text safe inside a Markdown table cell or list item: `|` escaped, `<` outside code spans too."""
+    pieces = text.replace("|", "\\|").split("`")
+    return "`".join(piece if index % 2 else piece.replace("<", "&lt;") for index, piece in enumerate(pieces))
