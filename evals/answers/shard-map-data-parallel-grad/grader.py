@@ -34,8 +34,8 @@ def test_gradient_equals_the_single_device_gradient(answer, mesh, seed, n):
     got = answer.data_parallel_grad(*placed(mesh, params, inputs, targets), mesh)
     for name in ("w", "b"):
         ratio = float(np.median(np.asarray(got[name]) / np.asarray(want[name])))
-        np.testing.assert_allclose(np.asarray(got[name]), np.asarray(want[name]), rtol=1e-5, atol=1e-6,
-                                   err_msg=f"grad[{name!r}] is {ratio:.3g} times the one-device gradient")
+        assert np.allclose(np.asarray(got[name]), np.asarray(want[name]), rtol=1e-5, atol=1e-6), (
+            f"grad[{name!r}] is {ratio:.3g} times the one-device gradient")
 
 
 def test_result_is_replicated_and_built_with_shard_map(answer, mesh):
