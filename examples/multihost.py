@@ -16,7 +16,7 @@ Two modes:
   code, and writes its results to `--out-dir`. Cross-process collectives on CPU use gloo
   (`jax_cpu_collectives_implementation`, whose default is "gloo" in jax 0.12).
 
-Run on one machine (about 18 s wall and 6 s of CPU time for all processes, on 2 busy cores):
+Run on one machine (about 10 s wall and 4 s of CPU time for all processes, on 2 busy cores):
 
     python examples/multihost.py
     python examples/multihost.py --steps 5 --local-devices 2
@@ -31,8 +31,10 @@ The coordinator is process 0's address and any port free on that host:
 
 Under SLURM (`srun`), Open MPI (`mpirun`) and on Cloud TPU VMs, `jax.distributed.initialize()` finds
 the coordinator, process count and id by itself, so every process runs `--worker` with no
---process-id/--num-processes/--coordinator. On Kubernetes the same auto-detection needs the
-`kubernetes` package (`pip install "jax[k8s]"`). --local-devices only sets the number of CPU devices;
+--process-id/--num-processes/--coordinator. Under SLURM and Open MPI on GPUs it also gives each process
+one GPU (the one numbered by its local rank), which suits one process per GPU; for one process per
+host, set JAX_LOCAL_DEVICE_IDS=0,1,2,3,4,5,6,7 (read by `initialize`) so each process drives all 8.
+On Kubernetes the same auto-detection needs the `kubernetes` package (`pip install "jax[k8s]"`). --local-devices only sets the number of CPU devices;
 on GPU or TPU hosts each process uses the accelerators it sees.
 """
 
