@@ -270,7 +270,8 @@ def _first_line(text: str) -> str:
     """The line that says what went wrong: the first `SomeError: ...` line, else the first line."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     errors = [line for line in lines if re.match(r"[\w.]*(Error|Exception|Warning)\b", line)]
-    line = (errors or lines or [""])[0]
+    index = lines.index(errors[0]) if errors else 0
+    line = " ".join(lines[index : index + 2]) if lines and lines[index].endswith(":") else (lines or [""])[index]
     return line if len(line) <= 240 else line[:237] + "..."
 
 

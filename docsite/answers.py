@@ -32,9 +32,17 @@ def runner() -> ModuleType:
     return sys.modules["answer_eval"]
 
 
+def all_tasks() -> list:
+    """Every task, as the runner reads them; a task it cannot read is a RecordProblem."""
+    try:
+        return runner().load_tasks()
+    except runner().EvalError as error:
+        raise RecordProblem(f"{PAGE}: {error}") from error
+
+
 def gradings(results: Path = RESULTS) -> dict[str, dict]:
     """Per set, the recorded run: checked to cover every task, with today's files and pins."""
-    tasks = runner().load_tasks()
+    tasks = all_tasks()
     found = {}
     for name in SETS:
         path = results / f"{name}.json"
@@ -58,7 +66,7 @@ def gradings(results: Path = RESULTS) -> dict[str, dict]:
 
 def answers_page(results: Path = RESULTS) -> str:
     """The page: a summary table, then one section per task."""
-    tasks = runner().load_tasks()
+    tasks = all_tasks()
     graded = gradings(results)
     reference, wrong = graded["reference"], graded["wrong"]
     passed = sum(g["status"] == "passed" for g in reference["grades"].values())
@@ -80,8 +88,8 @@ def answers_page(results: Path = RESULTS) -> str:
         "| --- | --- | --- | --- |",
     ]
     for task in tasks:
-        out.append(f"| [{task.id}](#{task.id}) | {task.skill} | {_result(reference['grades'][task.id])} | "
-                   f"{_result(wrong['grades'][task.id])} |")
+        out.append(f"| [{task.id}](#{task.id}) | {task.skill} | {_result(reference['grades'][task.id], 100)} | "
+                   f"{_result(wrong['grades'][task.id], 100)} |")
     for task in tasks:
         out += ["", *_section(task, reference["grades"][task.id], wrong["grades"][task.id])]
     return "\n".join(out) + "\n"
@@ -113,8 +121,10 @@ def _section(task, reference: dict, wrong: dict) -> list[str]:  # noqa: ANN001 -
     ]
 
 
-def _result(grade: dict) -> str:
-    return grade["status"] if not grade["message"] else f"{grade['status']}: {_text(grade['message'])}"
+def _result(grade: dict, width: int = 240) -> str:
+    """The status, and the first failure's message cut to `width` characters."""
+    message = grade["message"] if len(grade["message"]) <= width else grade["message"][: width - 3] + "..."
+    return grade["status"] if not message else f"{grade['status']}: {_text(message)}"
 
 
 def _text(text: str) -> str:

@@ -201,3 +201,14 @@ def test_live_answer_eval_runs_both_arms_and_reports_the_difference(tmp_path: Pa
     assert result.returncode == 0, result.stdout + result.stderr
     assert "pass rate with the bundle" in result.stdout and "tasks the baseline fails" in result.stdout
     shutil.rmtree(tmp_path / "run" / "answers", ignore_errors=True)
+
+
+def test_a_section_runs_to_the_next_heading_of_its_level_or_higher(tmp_path: Path):
+    """The span docsite/tests checks for executed blocks, and the anchors [bundle].section may name."""
+    from docsite.anchors import headings
+
+    page = tmp_path / "page.md"
+    page.write_text("# Top\n\n## A: one\n\ntext\n\n### A.1\n\n```python\n# not a heading\n```\n\n## A: one\n\nend\n",
+                    encoding="utf-8")
+    found = [(h.level, h.line, h.end, h.anchor) for h in headings(page)]
+    assert found == [(1, 1, 15, "top"), (2, 3, 12, "a-one"), (3, 7, 12, "a1"), (2, 13, 15, "a-one-1")]
