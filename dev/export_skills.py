@@ -80,14 +80,20 @@ def named_files(markdown: Path) -> set[Path]:
 
 
 def local_imports(script: Path) -> set[Path]:
-    """Modules from the same folder that a bundled Python file imports (at any depth)."""
+    """Bundled modules a bundled Python file imports (at any depth): from its own folder, else scripts/."""
     names = set()
     for node in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module.split(".")[0])
-    return {script.parent / f"{name}.py" for name in names if (script.parent / f"{name}.py").is_file()}
+    found = set()
+    for name in names:  # examples/_report.py imports scripts/_cli.py (the PEP 723 reader)
+        candidates = (script.parent / f"{name}.py", REPO / "scripts" / f"{name}.py")
+        module = next((path for path in candidates if path.is_file()), None)
+        if module is not None:
+            found.add(module)
+    return found
 
 
 def files_for(skill: str) -> set[Path]:

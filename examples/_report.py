@@ -7,6 +7,8 @@
 Every example prints its measured results through `print_results`, so a reader (and the test suite)
 always sees the same shape of output: a title, a table, and the hardware and library versions.
 Plain text, and nothing beyond the standard library and JAX, so that it runs wherever JAX does.
+`requirements_of(__file__)` wraps an example's imports so that a missing package ends the run with one
+line naming the pinned requirement from the example's PEP 723 header (read by `scripts/_cli.py`).
 """
 
 from __future__ import annotations
@@ -14,9 +16,41 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import platform
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parent.parent / "scripts"))  # the plugin's (or export's) scripts/
+from _cli import missing_dependency  # noqa: E402 - standard library only
+
+HELP_FLAGS = {"-h", "--help"}
 
 _LIBRARIES = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "numpyro")
+
+
+@contextmanager
+def requirements_of(path: str) -> Iterator[None]:
+    """Around an example's imports: a missing dependency becomes one line naming what to install.
+
+    Run as a program, the example then exits with that line (status 1), or with `--help` prints its
+    description and the line (status 0). Imported, it raises ModuleNotFoundError with that message.
+    """
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        message = missing_dependency(exc, Path(path))
+        main = sys.modules["__main__"]
+        if message is None:
+            raise
+        if getattr(main, "__file__", None) != path:
+            raise ModuleNotFoundError(message, name=exc.name) from exc
+        if HELP_FLAGS & set(sys.argv[1:]):
+            print(f"usage: python {Path(path).name} [options]\n\n{main.__doc__}\nThe options are listed once the"
+                  f" dependencies are installed: {message}")
+            sys.exit(0)
+        print(f"error: {message}", file=sys.stderr)
+        sys.exit(1)
 
 
 def environment_stamp() -> str:

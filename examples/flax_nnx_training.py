@@ -33,13 +33,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import jax
-import jax.numpy as jnp
-import optax
-from flax import nnx
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _report import print_results  # noqa: E402 - needs the path above when imported from elsewhere
+from _report import print_results, requirements_of  # noqa: E402 - needs the path above when imported from elsewhere
+
+with requirements_of(__file__):  # a missing package ends the run with one line: what to pip install
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from flax import nnx
 
 FEATURES, HIDDEN, SAMPLES = 8, 64, 2048
 PARAM_ATOL = 1e-5

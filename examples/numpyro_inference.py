@@ -27,17 +27,18 @@ os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
 import time  # noqa: E402
 
-import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
-import numpyro  # noqa: E402
-import numpyro.distributions as dist  # noqa: E402
-import optax  # noqa: E402
-from numpyro.diagnostics import effective_sample_size, split_gelman_rubin  # noqa: E402
-from numpyro.infer import MCMC, NUTS, SVI, Trace_ELBO  # noqa: E402
-from numpyro.infer.autoguide import AutoNormal  # noqa: E402
+from _report import print_results, requirements_of  # noqa: E402
 
-from _report import print_results  # noqa: E402
+with requirements_of(__file__):  # a missing package ends the run with one line: what to pip install
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    import numpyro
+    import numpyro.distributions as dist
+    import optax
+    from numpyro.diagnostics import effective_sample_size, split_gelman_rubin
+    from numpyro.infer import MCMC, NUTS, SVI, Trace_ELBO
+    from numpyro.infer.autoguide import AutoNormal
 
 TRUE_WEIGHTS = (1.5, -2.0, 0.5)
 TRUE_BIAS = 0.7

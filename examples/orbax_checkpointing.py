@@ -32,14 +32,15 @@ import time
 from contextlib import nullcontext
 from pathlib import Path
 
-import jax
-import jax.numpy as jnp
-import numpy as np
-import optax
-import orbax.checkpoint as ocp
-from flax import nnx
+from _report import print_results, requirements_of
 
-from _report import print_results
+with requirements_of(__file__):  # a missing package ends the run with one line: what to pip install
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    import optax
+    import orbax.checkpoint as ocp
+    from flax import nnx
 
 TMP_SUFFIX = ".orbax-checkpoint-tmp"  # how Orbax 0.12.8 names a step whose save is not committed
 STALL_SECONDS = 300  # --crash-at-step: how long the stalled save waits to be killed

@@ -17,6 +17,8 @@ they all need, so that each tool reads as its own job:
 - `setup_host_devices(8)`: virtual CPU devices, set up before JAX is imported.
 - `CliParser`, `print_table`, `print_json`, `environment`: consistent `--help`, plain-text tables, JSON,
   and the hardware/version stamp that every measured number carries.
+- `script_metadata(path)` / `missing_dependency(exc, path)`: a file's PEP 723 header, and the one line
+  that names the pinned requirement to install when an import fails (the examples use it too).
 
 The tools need only JAX (checkpoint_manager.py and pytree_visualizer.py --checkpoint also need
 orbax-checkpoint); their PEP 723 headers say so.
@@ -35,6 +37,7 @@ import json
 import os
 import re
 import sys
+import tomllib
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -48,6 +51,15 @@ EXIT_CHECK_FAILED = 3
 EXIT_INTERRUPTED = 130
 
 TRACEBACK_ENV = "JAX_PRO_TRACEBACK"
+
+# The PEP 723 reference regex: a `# /// script` block of comment lines closed by `# ///`.
+PEP723_BLOCK = re.compile(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$")
+# Top-level import name -> the distribution that provides it, directly or as one of its dependencies.
+PROVIDED_BY = {
+    "jax": "jax", "jaxlib": "jax", "numpy": "jax",
+    "flax": "flax", "optax": "optax", "numpyro": "numpyro",
+    "orbax": "orbax-checkpoint", "absl": "orbax-checkpoint",
+}
 
 EXIT_CODES_HELP = f"""\
 exit codes:
@@ -90,12 +102,44 @@ class CliParser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
+def script_metadata(path: Path) -> dict[str, Any]:
+    """The inline metadata of a script, parsed as PEP 723 says; ValueError unless there is exactly one."""
+    blocks = [m for m in PEP723_BLOCK.finditer(path.read_text(encoding="utf-8")) if m.group("type") == "script"]
+    if len(blocks) != 1:
+        raise ValueError(f"{path.name}: expected one '# /// script' block, found {len(blocks)}")
+    content = "".join(line[2:] if line.startswith("# ") else line[1:]
+                      for line in blocks[0].group("content").splitlines(keepends=True))
+    return tomllib.loads(content)
+
+
+def requirement_name(line: str) -> str:
+    """The distribution a requirement line names: `"orbax-checkpoint==0.12.8"` -> `orbax-checkpoint`."""
+    return re.split(r"[=<>!~ \[;]", line, maxsplit=1)[0].lower()
+
+
+def missing_dependency(exc: ModuleNotFoundError, path: Path) -> str | None:
+    """One line naming the pinned requirement from `path`'s header that provides the missing module.
+
+    None when no declared dependency provides it (the import failed for another reason, e.g. in the
+    user's own code): the caller reports it as it is.
+    """
+    distribution = PROVIDED_BY.get((exc.name or "").partition(".")[0])
+    pinned = [line for line in script_metadata(path)["dependencies"] if requirement_name(line) == distribution]
+    if not pinned:
+        return None
+    return f"{path.name} needs {distribution} ({exc}); install it with: pip install '{pinned[0]}'"
+
+
 def run_cli(main: Callable[[Sequence[str] | None], int | None], argv: Sequence[str] | None = None) -> NoReturn:
     """Run `main(argv)` and exit with its return code; turn every error into one `error:` line."""
     try:
         code = main(argv)
     except CliError as exc:
         _fail(str(exc), exc.exit_code)
+    except ModuleNotFoundError as exc:  # a dependency of this tool is not installed: name what to install
+        script = Path(sys.modules["__main__"].__file__ or "")
+        message = missing_dependency(exc, script) if script.suffix == ".py" else None
+        _fail(message or f"unexpected ModuleNotFoundError: {exc}", EXIT_ERROR)
     except KeyboardInterrupt:
         _fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:  # e.g. `tool.py --json | head`: the reader left, nothing to report

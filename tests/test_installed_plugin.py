@@ -25,6 +25,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from bundle import AGENTS, REPO, SKILLS, claude_binary
+from test_export_skills import repository_only
 from test_script_headers import declared
 
 MARKETPLACE = json.loads((REPO / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
@@ -124,6 +125,14 @@ def test_installed_plugin_is_small_and_complete(installed: Path, record_property
     assert not (installed / ".venv").exists() and not (installed / ".tools").exists()
     for source in SOURCES:
         assert (installed / source.relative_to(REPO)).is_file(), source
+
+
+def test_installed_markdown_has_no_contributor_instructions(installed: Path):
+    """What the client and the assistant read: the skills, the agent and the references they route to."""
+    shipped = [*(installed / s.relative_to(REPO) for s in SOURCES), *sorted((installed / "references").glob("*.md"))]
+    found = {p.relative_to(installed).as_posix(): repository_only(p.read_text(encoding="utf-8")) for p in shipped}
+    assert len(found) > len(SOURCES)
+    assert not {name: hits for name, hits in found.items() if hits}, found
 
 
 def test_user_environment_has_jax_but_not_rich():

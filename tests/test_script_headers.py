@@ -1,11 +1,13 @@
-"""Each script and example says what it needs (a PEP 723 header), and needs nothing it does not say."""
+"""Each script and example says what it needs (a PEP 723 header), needs nothing it does not say, and
+without an optional package says in one line which pinned requirement to install."""
 
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,27 +15,26 @@ import pytest
 from bundle import REPO, pins
 
 FILES = sorted([*(REPO / "scripts").glob("*.py"), *(REPO / "examples").glob("*.py")])
-# The PEP 723 reference regex: a `# /// script` block of comment lines closed by `# ///`.
-BLOCK = re.compile(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#(| .*)$\s)+)^# ///$")
-# Top-level import name -> the distribution that provides it, directly or as a dependency.
-PROVIDED_BY = {
-    "jax": "jax", "jaxlib": "jax", "numpy": "jax",
-    "flax": "flax", "optax": "optax", "numpyro": "numpyro",
-    "orbax": "orbax-checkpoint", "absl": "orbax-checkpoint",
+sys.path.insert(0, str(REPO / "scripts"))
+from _cli import PROVIDED_BY, requirement_name, script_metadata  # noqa: E402 - the parser the tools use
+
+# Each file that needs more than jax, with arguments that reach the code needing it.
+OPTIONAL = {
+    "scripts/checkpoint_manager.py": ["list", "."],
+    "scripts/pytree_visualizer.py": ["--checkpoint", "."],
+    "examples/flax_nnx_training.py": [],
+    "examples/orbax_checkpointing.py": [],
+    "examples/numpyro_inference.py": [],
 }
 
 
 def metadata(path: Path) -> dict:
     """The script's inline metadata, parsed as PEP 723 says."""
-    blocks = [m for m in BLOCK.finditer(path.read_text(encoding="utf-8")) if m.group("type") == "script"]
-    assert len(blocks) == 1, f"{path.name}: expected one '# /// script' block, found {len(blocks)}"
-    content = "".join(line[2:] if line.startswith("# ") else line[1:]
-                      for line in blocks[0].group("content").splitlines(keepends=True))
-    return tomllib.loads(content)
+    return script_metadata(path)
 
 
 def declared(path: Path) -> set[str]:
-    return {re.split(r"[=<>!~ \[]", dep, maxsplit=1)[0].lower() for dep in metadata(path)["dependencies"]}
+    return {requirement_name(dep) for dep in metadata(path)["dependencies"]}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -60,8 +61,8 @@ def test_header_pins_match_pyproject(path: Path):
 def test_every_import_is_declared(path: Path):
     have = declared(path)
     for module in sorted(imported_modules(path) - set(sys.stdlib_module_names)):
-        sibling = path.parent / f"{module}.py"
-        if sibling.is_file():
+        sibling = next((d / f"{module}.py" for d in (path.parent, REPO / "scripts") if (d / f"{module}.py").is_file()), None)
+        if sibling is not None:
             missing = declared(sibling) - have
             assert not missing, f"{path.name} imports {module}, which needs {missing}: declare them too"
         else:
@@ -74,3 +75,55 @@ def test_the_check_sees_an_undeclared_import(tmp_path: Path):
     script.write_text('# /// script\n# dependencies = ["jax"]\n# ///\nimport jax\n\n\ndef f():\n    from rich import table\n')
     assert declared(script) == {"jax"}
     assert imported_modules(script) - set(sys.stdlib_module_names) == {"jax", "rich"}
+
+
+@pytest.fixture(scope="module")
+def jax_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A virtualenv with jax and jaxlib at the pins and nothing else (pip's cache makes it cheap)."""
+    venv = tmp_path_factory.mktemp("jax-only") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    pinned = [f"jax=={pins()['jax']}", f"jaxlib=={pins()['jaxlib']}"]
+    done = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pinned],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return python
+
+
+def run_in(python: Path, path: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "XLA_FLAGS", "JAX_PRO_TRACEBACK")}
+    return subprocess.run([str(python), str(path), *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONAL))
+def test_a_missing_package_is_named_with_its_pinned_line(name: str, jax_only: Path, tmp_path: Path):
+    path = REPO / name
+    done = run_in(jax_only, path, *OPTIONAL[name], cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    (line,) = done.stderr.strip().splitlines()
+    match = re.fullmatch(rf"error: {path.name} needs (\S+) \(No module named '[\w.]+'\); "
+                         r"install it with: pip install '(\S+)'", line)
+    assert match, line
+    assert match.group(2) in metadata(path)["dependencies"] and requirement_name(match.group(2)) == match.group(1)
+    assert match.group(1) not in {"jax"}, "jax is installed; the line must name what is missing"
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONAL))
+def test_help_works_without_the_optional_packages(name: str, jax_only: Path, tmp_path: Path):
+    path = REPO / name
+    done = run_in(jax_only, path, "--help", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("usage: "), done.stderr[-3000:]
+    if name.startswith("examples/"):  # the options come from the code that needs the package: say what to install
+        assert "install it with: pip install '" in done.stdout, done.stdout[-1000:]
+
+
+def test_the_message_is_none_for_a_module_no_dependency_provides(tmp_path: Path):
+    from _cli import missing_dependency
+
+    script = tmp_path / "tool.py"
+    script.write_text('# /// script\n# dependencies = ["jax==0.12.0.1", "optax==0.2.8"]\n# ///\n')
+    assert missing_dependency(ModuleNotFoundError("No module named 'optax'", name="optax"), script) == (
+        "tool.py needs optax (No module named 'optax'); install it with: pip install 'optax==0.2.8'")
+    assert missing_dependency(ModuleNotFoundError("No module named 'flax'", name="flax"), script) is None
+    assert missing_dependency(ModuleNotFoundError("No module named 'mypkg'", name="mypkg"), script) is None
