@@ -80,17 +80,18 @@ LIBRARIES = ("jax", "flax", "optax", "orbax-checkpoint", "numpyro")  # the pins 
 SHARED = ("conftest.py", "grading.py", "pytest.ini")  # every grading depends on these
 MODES = ("oneshot", "agentic")
 ARMS = ("bundle", "baseline")
-DEVICES = 8
+DEVICE_ENV = {"JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_force_host_platform_device_count=8"}
 FAILING = ("failed", "error", "timeout")  # statuses of an answer that ran and was rejected
 OFFLINE = "use --grade DIR, --list or --check-client to work offline"
 
 
 @dataclasses.dataclass(frozen=True)
 class Task:
-    """One task folder and its parsed task.toml."""
+    """One task folder and its parsed task.toml; `error` says why a task cannot be graded at all."""
 
     path: Path
     meta: dict
+    error: str = ""
 
     @property
     def id(self) -> str:
@@ -98,11 +99,11 @@ class Task:
 
     @property
     def module(self) -> str:
-        return str(self.meta["module"])
+        return str(self.meta.get("module", ""))
 
     @property
     def skill(self) -> str:
-        return str(self.meta["skill"])
+        return str(self.meta.get("skill", "?"))
 
     def prompt(self) -> str:
         """What the client is asked: the user's request, the pinned versions, the file and its interface."""
@@ -158,9 +159,20 @@ def load_tasks(ids: list[str] | None = None) -> list[Task]:
     tasks = []
     for name in chosen:
         try:
-            tasks.append(Task(folders[name], tomllib.loads((folders[name] / "task.toml").read_text(encoding="utf-8"))))
+            meta = tomllib.loads((folders[name] / "task.toml").read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as error:
-            raise EvalError(f"evals/answers/{name}/task.toml: {error}") from error
+            tasks.append(Task(folders[name], {}, f"evals/answers/{name}/task.toml: {error}"))
+            continue
+        missing = [key for key in REQUIRED_KEYS if key not in meta]
+        tasks.append(Task(folders[name], meta, f"evals/answers/{name}/task.toml: no {', '.join(missing)}" if missing else ""))
+    return tasks
+
+
+def readable(tasks: list[Task]) -> list[Task]:
+    """The tasks, or an EvalError naming each one whose task.toml cannot be used."""
+    broken = [task.error for task in tasks if task.error]
+    if broken:
+        raise EvalError("; ".join(broken))
     return tasks
 
 
@@ -218,9 +230,9 @@ def section_problems(name: str, section: str) -> list[str]:
 
 def grading_env(answer: Path) -> dict[str, str]:
     """The grader's environment: the answer's folder, 8 virtual CPU devices, no inherited warning filters."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "PYTHONPATH", "XLA_FLAGS")}
-    env.update(JAXPRO_ANSWER_DIR=str(answer), JAX_PLATFORMS="cpu", PYTHONDONTWRITEBYTECODE="1",
-               XLA_FLAGS=f"--xla_force_host_platform_device_count={DEVICES}")
+    dropped = ("PYTHONWARNINGS", "PYTHONPATH", "XLA_FLAGS", "ANTHROPIC_API_KEY")  # the answer is untrusted code
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
+    env.update(JAXPRO_ANSWER_DIR=str(answer), PYTHONDONTWRITEBYTECODE="1", **DEVICE_ENV)
     return env
 
 
@@ -228,6 +240,8 @@ def grade(task: Task, answers: Path, timeout: float) -> Grade:
     """Grade one answer: the task's grader under pytest, in its own process and an empty directory."""
     answer = (answers / task.id).resolve()
     digest = task.digest(answer)
+    if task.error:
+        return Grade(task.id, "error", message=task.error, digest=digest)
     if not (answer / f"{task.module}.py").is_file():
         return Grade(task.id, "no-answer", message=f"no answer: {_shown(answer / task.module)}.py is missing", digest=digest)
     with tempfile.TemporaryDirectory(prefix="answer-eval-grade-") as cwd:
@@ -347,12 +361,14 @@ def client_command(task: Task, arm: str, mode: str, model: str | None, max_turns
 
 
 def session_env(home: Path, mode: str, with_key: bool = True) -> dict[str, str]:
-    """The client's environment; in agentic mode the pinned virtualenv's `python` comes first on PATH."""
+    """The client's environment; in agentic mode the pinned virtualenv's `python` comes first on PATH,
+    with the grader's CPU devices."""
     env = client_env(home)
     if not with_key:
         env.pop("ANTHROPIC_API_KEY", None)
-    if mode == "agentic":
+    if mode == "agentic":  # the model's own runs see what the grader sees
         env["PATH"] = f"{REPO / '.venv' / 'bin'}{os.pathsep}{env['PATH']}"
+        env.update(DEVICE_ENV)
     return env
 
 
@@ -398,6 +414,7 @@ def skill_loaded(task: Task, session: Session) -> bool:
 def live(tasks: list[Task], args: argparse.Namespace) -> int:
     """Both arms for every task, graded; prints the table and writes summary.json under --out."""
     out = args.out.resolve()
+    readable(tasks)
     home, scratch = choose_home(args.home, OFFLINE)
     sessions: dict[tuple[str, str], Session] = {}
     try:
@@ -473,7 +490,7 @@ def check_client(task: Task) -> list[str]:
 
 def list_tasks(tasks: list[Task]) -> None:
     print_table(["task", "skill", "module", "bundle section"],
-                [[t.id, t.skill, f"{t.module}.py", t.meta["bundle"]["section"]] for t in tasks])
+                [[t.id, t.skill, f"{t.module}.py", t.error or t.meta["bundle"]["section"]] for t in tasks])
     counts = {skill: sum(t.skill == skill for t in tasks) for skill in SKILLS}
     print(f"\n{len(tasks)} tasks: " + ", ".join(f"{skill} {n}" for skill, n in counts.items()))
 
@@ -521,7 +538,8 @@ def main(argv: list[str] | None = None) -> int:
         list_tasks(tasks)
         return 0
     if args.check_client:
-        for line in check_client(tasks[0]):
+        usable = [task for task in tasks if not task.error] or readable(tasks)  # any readable task's prompt will do
+        for line in check_client(usable[0]):
             print(line)
         return 0
     if args.grade is None:

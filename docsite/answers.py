@@ -35,7 +35,7 @@ def runner() -> ModuleType:
 def all_tasks() -> list:
     """Every task, as the runner reads them; a task it cannot read is a RecordProblem."""
     try:
-        return runner().load_tasks()
+        return runner().readable(runner().load_tasks())
     except runner().EvalError as error:
         raise RecordProblem(f"{PAGE}: {error}") from error
 

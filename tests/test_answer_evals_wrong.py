@@ -11,6 +11,8 @@ import pytest
 
 from answer_evals import TASK_IDS, answer_eval, grade_set
 
+pytestmark = pytest.mark.timeout(3600)  # the first test waits for every grading
+
 
 @pytest.fixture(scope="module")
 def graded() -> tuple[subprocess.CompletedProcess[str], dict[str, dict]]:
