@@ -50,7 +50,7 @@ from _cli import (
     run_cli,
     setup_host_devices,
 )
-from pytree_visualizer import build_tree, human_bytes, show
+from _pytree import build_tree, human_bytes, show
 
 EXAMPLES = """\
 examples:

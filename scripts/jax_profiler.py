@@ -30,6 +30,7 @@ import json
 import os
 import re
 import runpy
+import shutil
 import sys
 import tempfile
 import time
@@ -323,6 +324,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     check_input_specs(args.input)
     out = Path(args.out) if args.out else default_out_dir()
+    try:
+        report, script_error = record(args, out)
+    except BaseException:
+        if not args.out:  # a run that produced no report leaves no jax_profile_* directory behind
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    print_json(report) if args.json else print_report(report)
+    if script_error:
+        raise CliError(script_error)
+    return 0
+
+
+def record(args: argparse.Namespace, out: Path) -> tuple[dict[str, Any], str | None]:
+    """Profile the target or the script into `out`; return the report and the script's error, if any."""
     enable_hlo_dump(out / "hlo_dump")  # XLA and the profiler create the directories when they write
     if args.devices:
         setup_host_devices(args.devices)
@@ -337,10 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if script_error:  # the script's own error is the news; the empty trace only follows from it
             raise CliError(f"{script_error} (no XLA operation ran before that, so there is no profile)") from exc
         raise
-    print_json(report) if args.json else print_report(report)
-    if script_error:
-        raise CliError(script_error)
-    return 0
+    return report, script_error
 
 
 def default_out_dir() -> Path:

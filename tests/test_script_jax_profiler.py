@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,24 @@ def test_bad_input_gives_one_error_line_and_no_traceback(args: list[str], code: 
     out = tmp_path / "out"
     assert_one_line_error(run_tool("--out", str(out), *args), code, fragment)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("args", [["--script", "train.py"], [f"{REPO / TARGETS}:no_such_function", "-i", "f32[4]"]],
+                         ids=["script-error", "bad-target"])
+def test_a_failed_run_leaves_no_default_trace_directory(args: list[str], tmp_path: Path):
+    """Without --out the trace goes to a new jax_profile_* directory in the temp dir; a failure removes it."""
+    (tmp_path / "train.py").write_text('raise RuntimeError("data file missing")\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK")}
+    done = subprocess.run([sys.executable, str(TOOL), *args], cwd=tmp_path, env={**env, "TMPDIR": str(tmp_path)},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode in (1, 2) and done.stderr.startswith("error: "), done.stderr
+    assert not list(tmp_path.glob("jax_profile_*")), sorted(p.name for p in tmp_path.iterdir())
+
+
+def test_a_successful_run_keeps_its_default_trace_directory(tmp_path: Path):
+    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_PRO_TRACEBACK")}
+    done = subprocess.run([sys.executable, str(TOOL), f"{REPO / TARGETS}:sum_of_squares", "-i", "f32[4]"],
+                          cwd=tmp_path, env={**env, "TMPDIR": str(tmp_path)}, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (trace_dir,) = tmp_path.glob("jax_profile_*")
+    assert f"trace: {trace_dir}/" in done.stdout
