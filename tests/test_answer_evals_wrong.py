@@ -32,3 +32,6 @@ def test_wrong_answer_is_rejected_by_the_grader(graded, task: str):
     grade = graded[1][task]
     assert grade["status"] in answer_eval.FAILING, f"the grader passes the wrong answer: {grade}"
     assert grade["tests"] >= 1, f"the grader ran no test: {grade['message']}"
+    (meta,) = answer_eval.load_tasks([task])
+    for slip in (f"module '{meta.module}' has no attribute", "SyntaxError", "IndentationError"):
+        assert slip not in grade["message"], f"the wrong answer fails by a slip, not by the mistake it shows: {grade['message']}"
