@@ -12,7 +12,7 @@ What it shows:
 - both recover the true parameters of synthetic data: every posterior mean (NUTS) and median (SVI) is
   asserted to lie within TOLERANCE of the truth, R-hat below 1.05 and ESS above 100.
 
-Run from the repository root:
+Run it from any directory (the paths below are relative to the folder that holds `examples/`):
 
     python examples/numpyro_inference.py
     python examples/numpyro_inference.py --num-chains 8 --num-samples 1000 --svi-steps 5000

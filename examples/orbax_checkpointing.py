@@ -12,9 +12,9 @@ What it shows:
   that was never interrupted (the batch of step s is a pure function of `--seed` and s);
 - crash safety: `--crash-at-step K` stalls the background save of step K after its files are written and
   before Orbax commits it (renames `K.orbax-checkpoint-tmp` to `K`), prints `STALLED step K`, and waits
-  to be killed. `tests/test_examples.py` sends SIGKILL at that point and restarts the example.
+  to be killed. The bundle's tests send SIGKILL at that point and restart the example.
 
-Run from the repository root:
+Run it from any directory (the paths below are relative to the folder that holds `examples/`):
 
     python examples/orbax_checkpointing.py
     python examples/orbax_checkpointing.py --ckpt-dir /tmp/run --steps 40 --save-every 10

@@ -15,8 +15,9 @@ tolerance. The script asserts each error is within tolerance and prints one resu
 - flash attention: online softmax over key/value blocks, with running max / sum / output in scratch.
 
 Interpret mode proves correctness, not speed. See references/pallas_kernels.md for the rules behind
-each kernel and for the roofline arithmetic. Run from the repository root (about 12 s wall, 8 s of
-CPU time, on 2 busy cores): `python examples/pallas_kernels.py`; sizes and blocks: `--help`.
+each kernel and for the roofline arithmetic. Run it from any directory (about 12 s wall, 8 s of CPU
+time, on 2 busy cores): `python examples/pallas_kernels.py`, the path relative to the folder that holds
+`examples/`; sizes and blocks: `--help`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ parallelism is built on:
   and W2 by rows; the partial products of the second layer are summed with an all-reduce whose operand
   is activation-shaped (batch x outputs).
 
-Run from the repository root (about 9 s wall, 2.5 s of CPU time, on 2 shared cores):
+Run it from any directory (the paths below are relative to the folder that holds `examples/`)
+(about 9 s wall, 2.5 s of CPU time, on 2 shared cores):
 
     python examples/spmd_parallelism.py
     python examples/spmd_parallelism.py --batch 128 --hidden 64

@@ -15,7 +15,8 @@
 (c) Donation. With `donate_argnames="params"`, XLA writes the updated parameters into the old
     parameters' buffers: `memory_analysis()` shows the aliased bytes and the lower peak.
 
-Run from the repository root (about 25 s wall, 5.5 s of CPU time, on 2 busy shared cores):
+Run it from any directory (the paths below are relative to the folder that holds `examples/`)
+(about 25 s wall, 5.5 s of CPU time, on 2 busy shared cores):
 
     python examples/xla_optimization.py
     python examples/xla_optimization.py --lengths 20 --size 65536 --param-size 1024
