@@ -1,6 +1,10 @@
 """The plugin as a user gets it: installed by the real CLI, its commands run from the user's project.
 
-With a fresh HOME, `claude plugin marketplace add <this checkout>` and `claude plugin install` put a
+The CLI copies the folder it installs from as it is (it skips symlinks and .git but does not read
+.gitignore), so the install is made from what a clone of this working tree holds (`git ls-files`,
+uncommitted edits included) plus a `dist/` written by the documented export command: the size limit
+must hold with that build output present. With a fresh HOME,
+`claude plugin marketplace add <that folder>` and `claude plugin install` put a
 copy of the plugin where Claude Code keeps it; the install path is read from the client's own
 `installed_plugins.json`. Every command a skill or the agent gives (`python ${CLAUDE_PLUGIN_ROOT}/...`)
 is then taken from the installed copy's text, with the variables filled in as the pinned client fills
@@ -18,7 +22,9 @@ import json
 import mmap
 import os
 import re
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,19 +81,44 @@ def user_python() -> Path:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Install the plugin from this checkout with the real CLI and a fresh HOME; return its install path."""
-    home = tmp_path_factory.mktemp("home")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A checkout as a user has it: the working tree's files that git would keep, and an exported dist/."""
+    folder = tmp_path_factory.mktemp("checkout") / "jax-pro"
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                            capture_output=True, text=True, check=True, timeout=60).stdout.split("\0")
+    for name in filter(None, listed):
+        source = REPO / name
+        if source.is_file() and not source.is_symlink():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, folder / name)
+    done = subprocess.run([sys.executable, str(folder / "dev/export_skills.py"), "--out", str(folder / "dist/skills")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+def claude(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "NO_COLOR": "1", "CI": "1"}
-    for args in (["plugin", "marketplace", "add", str(REPO)], ["plugin", "install", PLUGIN_ID]):
-        done = subprocess.run([str(claude_binary()), *args], cwd=home, env=env, capture_output=True, text=True,
-                              timeout=300)
-        assert done.returncode == 0, f"claude {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
+    done = subprocess.run([str(claude_binary()), *args], cwd=home, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"claude {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def install(home: Path, checkout: Path) -> Path:
+    """Install the plugin with the README's two commands; return the install path the CLI records."""
+    claude(home, "plugin", "marketplace", "add", str(checkout))
+    claude(home, "plugin", "install", PLUGIN_ID)
     records = json.loads((home / ".claude/plugins/installed_plugins.json").read_text(encoding="utf-8"))
     (record,) = records["plugins"][PLUGIN_ID]
     path = Path(record["installPath"])
-    assert path.is_dir() and path.resolve() != REPO
+    assert path.is_dir() and path.resolve() != checkout.resolve()
     return path
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory, checkout: Path) -> Path:
+    """Install the plugin from the checkout with the real CLI and a fresh HOME; return its install path."""
+    return install(tmp_path_factory.mktemp("home"), checkout)
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +154,7 @@ def test_installed_plugin_is_small_and_complete(installed: Path, record_property
     print(f"installed plugin: {installed}, {size / 2**20:.2f} MiB")
     assert size <= MAX_INSTALLED_BYTES, f"the installed plugin takes {size / 2**20:.1f} MiB"
     assert not (installed / ".venv").exists() and not (installed / ".tools").exists()
+    assert (installed / "dist/skills/python-jax/SKILL.md").is_file(), "the CLI copies gitignored output too"
     for source in SOURCES:
         assert (installed / source.relative_to(REPO)).is_file(), source
 
@@ -133,6 +165,34 @@ def test_installed_markdown_has_no_contributor_instructions(installed: Path):
     found = {p.relative_to(installed).as_posix(): repository_only(p.read_text(encoding="utf-8")) for p in shipped}
     assert len(found) > len(SOURCES)
     assert not {name: hits for name, hits in found.items() if hits}, found
+
+
+def readme_block(heading: str) -> str:
+    """The first bash block under a README heading."""
+    section = (REPO / "README.md").read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
+    return section.split("```bash\n", 1)[1].split("```", 1)[0]
+
+
+def test_readme_uninstall_removes_every_trace(tmp_path: Path, checkout: Path):
+    """Install, then run the README's uninstall block: nothing of the plugin stays under ~/.claude/plugins."""
+    home = tmp_path / "home"
+    home.mkdir()
+    path = install(home, checkout)
+    lines = [line for line in readme_block("### Uninstall").splitlines() if line.strip()]
+    assert [line.split()[:3] for line in lines] == [["claude", "plugin", "uninstall"], ["claude", "plugin", "marketplace"],
+                                                    ["rm", "-rf", "~/.claude/plugins/cache/jax-pro-marketplace"]], lines
+    env = {"PATH": f"{claude_binary().parent}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(home),
+           "NO_COLOR": "1", "CI": "1"}
+    for line in lines:
+        done = subprocess.run(["bash", "-c", line], cwd=home, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, f"{line}\n{done.stdout}{done.stderr}"
+        if line.startswith("claude plugin uninstall"):
+            assert (path / ".orphaned_at").is_file(), "the pinned CLI leaves the copy, marked orphaned, behind"
+    plugins = home / ".claude/plugins"
+    left = [p for p in plugins.rglob("*") if "jax-pro" in p.name or (p.is_file() and "jax-pro" in p.read_text(errors="replace"))]
+    assert not left, left
+    settings = json.loads((home / ".claude/settings.json").read_text(encoding="utf-8"))
+    assert "jax-pro" not in json.dumps(settings), settings
 
 
 def test_user_environment_has_jax_but_not_rich():
