@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from answer_evals import TASK_IDS, answer_eval, run
-from bundle import REPO
+from bundle import REPO, claude_binary
 
 ANSWERS = answer_eval.ANSWERS
 MIN_PER_SKILL = 5  # for each of the four skills
@@ -83,6 +83,7 @@ def test_the_prompt_is_the_request_the_pins_and_the_interface():
 
 
 def test_command_lines_differ_only_by_the_plugin_and_by_bash():
+    claude_binary()
     (task,) = answer_eval.load_tasks([EXAMPLE])
     bundle = answer_eval.client_command(task, "bundle", "oneshot", "haiku", 30)
     baseline = answer_eval.client_command(task, "baseline", "oneshot", "haiku", 30)
@@ -154,6 +155,7 @@ def test_record_holds_every_grade_with_versions(tmp_path: Path):
 
 def test_the_real_client_sets_up_both_arms_and_both_modes_as_intended():
     """The exact command lines of a live run, run offline: the plugin only with the bundle, Bash only agentic."""
+    claude_binary()  # skips under JAXPRO_SKIP_CLAUDE=1 when the CLI is not installed
     result = run("--check-client")
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
@@ -164,6 +166,7 @@ def test_the_real_client_sets_up_both_arms_and_both_modes_as_intended():
 
 
 def test_without_credentials_the_live_run_stops_with_one_line(tmp_path: Path):
+    claude_binary()
     env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
     result = run("--task", EXAMPLE, env=env)
     assert result.returncode == 2 and result.stderr.strip().startswith("error: no credentials")
