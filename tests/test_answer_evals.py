@@ -215,3 +215,41 @@ def test_a_section_runs_to_the_next_heading_of_its_level_or_higher(tmp_path: Pat
                     encoding="utf-8")
     found = [(h.level, h.line, h.end, h.anchor) for h in headings(page)]
     assert found == [(1, 1, 15, "top"), (2, 3, 12, "a-one"), (3, 7, 12, "a1"), (2, 13, 15, "a-one-1")]
+
+
+FAKE_CLIENT = '''#!{python}
+"""Stands in for the CLI: writes the reference answer with the plugin, the wrong one without."""
+import json, shutil, sys
+answers = "{answers}"
+bundle = "--plugin-dir" in sys.argv
+print(json.dumps({{"type": "system", "subtype": "init", "tools": ["Write"]}}))
+if bundle:
+    print(json.dumps({{"type": "assistant", "message": {{"content": [
+        {{"type": "tool_use", "name": "Skill", "input": {{"skill": "jax-pro:python-jax"}}}}]}}}}))
+shutil.copy(f"{{answers}}/{{'_reference' if bundle else '_wrong'}}/{example}/history.py", "history.py")
+print(json.dumps({{"type": "result", "subtype": "success", "is_error": False}}))
+'''
+
+
+def test_the_live_pipeline_with_a_stand_in_client_reports_the_difference(tmp_path: Path, monkeypatch, capsys):
+    """Everything after the client: sessions, transcripts, collecting and grading answers, the table, summary.json."""
+    fake = tmp_path / "claude"
+    fake.write_text(FAKE_CLIENT.format(python=answer_eval.sys.executable, answers=ANSWERS, example=EXAMPLE), encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setattr(answer_eval, "claude_binary", lambda: fake)
+    (tmp_path / "home").mkdir()
+    args = answer_eval.parse_args(["--task", EXAMPLE, "--home", str(tmp_path / "home"), "--out", str(tmp_path / "out")])
+    assert answer_eval.live(answer_eval.load_tasks([EXAMPLE]), args) == 0
+    printed = capsys.readouterr().out
+    assert "pass rate with the bundle 100%, without 0%, difference +100 points (1 tasks)" in printed
+    assert f"tasks the baseline fails: {EXAMPLE}" in printed
+    assert [line.split() for line in printed.splitlines() if line.startswith(EXAMPLE)] == [
+        [EXAMPLE, "python-jax", "passed", "failed", "yes"]]
+    summary = answer_eval.json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["pass_rate"] == {"bundle": 1.0, "baseline": 0.0} and summary["baseline_fails"] == [EXAMPLE]
+    (row,) = summary["tasks"]
+    assert row["bundle"]["status"] == "passed" and row["baseline"]["status"] == "failed"
+    assert row["sessions"]["bundle"]["invoked"] == ["jax-pro:python-jax"] and row["sessions"]["baseline"]["invoked"] == []
+    for arm in answer_eval.ARMS:
+        assert (tmp_path / "out" / "transcripts" / arm / f"{EXAMPLE}.jsonl").is_file()
+        assert (tmp_path / "out" / "answers" / arm / EXAMPLE / "history.py").is_file()
