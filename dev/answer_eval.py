@@ -439,15 +439,24 @@ def live(tasks: list[Task], args: argparse.Namespace) -> int:
         loaded = "yes" if skill_loaded(task, sessions[(task.id, "bundle")]) else "no"
         rows.append([task.id, task.skill, bundle.status, baseline.status, loaded])
     print_table(["task", "skill", "with bundle", "baseline", "skill loaded"], rows)
+    print()
+    by_skill = []
+    for skill in SKILLS:
+        ids = [task.id for task in tasks if task.skill == skill]
+        if ids:
+            passes = [sum(grades[arm][i].passed for i in ids) for arm in ARMS]
+            by_skill.append([skill, len(ids), passes[0], passes[1], f"{passes[0] - passes[1]:+d}"])
+    print_table(["skill", "tasks", "passed with bundle", "passed without", "difference"], by_skill)
     rate = {arm: sum(g.passed for g in grades[arm].values()) / len(tasks) for arm in ARMS}
     print(f"\npass rate with the bundle {rate['bundle']:.0%}, without {rate['baseline']:.0%}, "
-          f"difference {100 * (rate['bundle'] - rate['baseline']):+.0f} points ({len(tasks)} tasks)")
+          f"difference {100 * (rate['bundle'] - rate['baseline']):+.0f} points ({len(tasks)} task{'s' * (len(tasks) != 1)})")
     failing = [task.id for task in tasks if not grades["baseline"][task.id].passed]
     print("tasks the baseline fails: " + (", ".join(failing) or "none"))
-    print(f"client: Claude Code {client_version()}, model {args.model or 'default'}, mode {args.mode}; "
+    version = client_version()
+    print(f"client: Claude Code {version}, model {args.model or 'default'}, mode {args.mode}; "
           f"transcripts, answers and summary.json under {_shown(out)}")
     summary = {
-        "client": client_version(), "model": args.model or "default", "mode": args.mode,
+        "client": version, "model": args.model or "default", "mode": args.mode,
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "pass_rate": rate, "baseline_fails": failing,
         "tasks": [{"task": t.id, "skill": t.skill,

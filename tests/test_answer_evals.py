@@ -241,10 +241,11 @@ def test_the_live_pipeline_with_a_stand_in_client_reports_the_difference(tmp_pat
     args = answer_eval.parse_args(["--task", EXAMPLE, "--home", str(tmp_path / "home"), "--out", str(tmp_path / "out")])
     assert answer_eval.live(answer_eval.load_tasks([EXAMPLE]), args) == 0
     printed = capsys.readouterr().out
-    assert "pass rate with the bundle 100%, without 0%, difference +100 points (1 tasks)" in printed
+    assert "pass rate with the bundle 100%, without 0%, difference +100 points (1 task)" in printed
     assert f"tasks the baseline fails: {EXAMPLE}" in printed
     assert [line.split() for line in printed.splitlines() if line.startswith(EXAMPLE)] == [
         [EXAMPLE, "python-jax", "passed", "failed", "yes"]]
+    assert ["python-jax", "1", "1", "0", "+1"] in [line.split() for line in printed.splitlines()]
     summary = answer_eval.json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert summary["pass_rate"] == {"bundle": 1.0, "baseline": 0.0} and summary["baseline_fails"] == [EXAMPLE]
     (row,) = summary["tasks"]
