@@ -21,7 +21,7 @@ Run it from any directory (the paths below are relative to the folder that holds
     python examples/xla_optimization.py
     python examples/xla_optimization.py --lengths 20 --size 65536 --param-size 1024
 
-See references/advanced-optimization.md for the APIs used here.
+See references/advanced_optimization.md for the APIs used here.
 """
 
 from __future__ import annotations
