@@ -4,7 +4,8 @@
 
 It stages the pages under build/site-src (each executed block followed by the output, error or skip
 reason that the last test run recorded under build/records, and a "verified with" line per page;
-a page per example and per script from its docstring, `--help` and source), then runs
+a page per example and per script from its docstring, `--help` and source; the answer-eval tasks
+page from evals/answers and the gradings the same run wrote under build/answer_evals), then runs
 `mkdocs build --strict`, so a broken link or anchor or any warning fails the build. Run the test
 command first; a page whose record is missing, stale or failed is named, and the build stops.
 """
