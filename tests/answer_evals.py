@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-from bundle import REPO
+from bundle import REPO, load_dev_module
 
 RUNNER = REPO / "dev" / "answer_eval.py"
 RESULTS = REPO / "build" / "answer_evals"  # the site's answer-evals page shows the latest gradings
 
 
-def _load_runner():
-    if "answer_eval" in sys.modules:
-        return sys.modules["answer_eval"]
-    spec = importlib.util.spec_from_file_location("answer_eval", RUNNER)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["answer_eval"] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
-answer_eval = _load_runner()
+answer_eval = load_dev_module("answer_eval")
 TASK_IDS = [folder.name for folder in answer_eval.task_folders()]
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,6 +19,17 @@ REPO = Path(__file__).resolve().parent.parent
 SKILLS = sorted(p.parent for p in (REPO / "skills").glob("*/SKILL.md"))
 AGENTS = sorted((REPO / "agents").glob("*.md"))
 EXCLUDED_DIRS = {".git", ".venv", ".tools", "node_modules", "__pycache__", "fixtures", ".pytest_cache", "build"}
+
+
+def load_dev_module(name: str) -> ModuleType:
+    """dev/<name>.py imported as module `name` (once), so tests can call a runner's functions."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO / "dev" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
 
 
 def repo_files(*suffixes: str) -> list[Path]:

@@ -6,7 +6,6 @@ the real client; the live measurement runs only when credentials are given and i
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle import AGENTS, REPO, SKILLS
+from bundle import AGENTS, REPO, SKILLS, load_dev_module
 
 RUNNER = REPO / "dev" / "trigger_eval.py"
 SETS = REPO / "evals" / "triggers"
@@ -24,15 +23,7 @@ MIN_PER_KIND = 10  # positives and near-miss negatives per component, over both 
 MIN_PER_SPLIT = 4  # each split holds both kinds
 
 
-def _load_runner():
-    spec = importlib.util.spec_from_file_location("trigger_eval", RUNNER)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["trigger_eval"] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
-trigger_eval = _load_runner()
+trigger_eval = load_dev_module("trigger_eval")
 
 
 def _rows(name: str, split: str) -> list[dict]:
