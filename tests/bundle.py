@@ -21,6 +21,16 @@ AGENTS = sorted((REPO / "agents").glob("*.md"))
 EXCLUDED_DIRS = {".git", ".venv", ".tools", "node_modules", "__pycache__", "fixtures", ".pytest_cache", "build"}
 
 
+def live_run_only(flag: str, what: str, because: str) -> pytest.MarkDecorator:
+    """Skip a live eval unless `flag`=1 and credentials are given: it makes paid API calls."""
+    credentials = os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("JAX_PRO_CLAUDE_HOME")
+    return pytest.mark.skipif(
+        os.environ.get(flag) != "1" or not credentials,
+        reason=f"{what} needs credentials (ANTHROPIC_API_KEY, or JAX_PRO_CLAUDE_HOME naming a logged-in HOME) "
+        f"and {flag}=1, because {because}; CI has neither",
+    )
+
+
 def load_dev_module(name: str) -> ModuleType:
     """dev/<name>.py imported as module `name` (once), so tests can call a runner's functions."""
     if name in sys.modules:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from answer_evals import TASK_IDS, answer_eval, run
-from bundle import REPO, claude_binary
+from bundle import REPO, claude_binary, live_run_only
 
 ANSWERS = answer_eval.ANSWERS
 MIN_PER_SKILL = 5  # for each of the four skills
@@ -181,17 +181,7 @@ def test_without_credentials_the_live_run_stops_with_one_line(tmp_path: Path):
     assert transcripts and all('"subtype":"init"' in t.read_text(encoding="utf-8") for t in transcripts)
 
 
-LIVE_REASON = (
-    "a live answer eval needs credentials (ANTHROPIC_API_KEY, or JAX_PRO_CLAUDE_HOME naming a logged-in HOME) "
-    "and JAX_PRO_LIVE_ANSWERS=1, because every task is two paid client sessions; CI has neither"
-)
-
-
-@pytest.mark.skipif(
-    os.environ.get("JAX_PRO_LIVE_ANSWERS") != "1"
-    or not (os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("JAX_PRO_CLAUDE_HOME")),
-    reason=LIVE_REASON,
-)
+@live_run_only("JAX_PRO_LIVE_ANSWERS", "the live answer eval", "every task is two paid client sessions")
 @pytest.mark.timeout(7200)
 def test_live_answer_eval_runs_both_arms_and_reports_the_difference(tmp_path: Path):
     args = ["--out", str(tmp_path / "run")]

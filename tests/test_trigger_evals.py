@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bundle import AGENTS, REPO, SKILLS, load_dev_module
+from bundle import AGENTS, REPO, SKILLS, live_run_only, load_dev_module
 
 RUNNER = REPO / "dev" / "trigger_eval.py"
 SETS = REPO / "evals" / "triggers"
@@ -129,17 +129,7 @@ def test_without_credentials_the_runner_stops_with_one_line(tmp_path: Path):
     assert "error: the client could not call the API: Not logged in" in result.stderr
 
 
-LIVE_REASON = (
-    "live trigger rates need credentials (ANTHROPIC_API_KEY, or JAX_PRO_CLAUDE_HOME naming a logged-in HOME) "
-    "and JAX_PRO_LIVE_TRIGGERS=1, because every query is a paid API call; CI has neither"
-)
-
-
-@pytest.mark.skipif(
-    os.environ.get("JAX_PRO_LIVE_TRIGGERS") != "1"
-    or not (os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("JAX_PRO_CLAUDE_HOME")),
-    reason=LIVE_REASON,
-)
+@live_run_only("JAX_PRO_LIVE_TRIGGERS", "the live trigger-rate run", "every query is a paid API call")
 @pytest.mark.timeout(3600)
 def test_live_trigger_rates_on_the_heldout_split():
     args = ["--split", "heldout", "--runs", "3"]
