@@ -158,14 +158,19 @@ def load_tasks(ids: list[str] | None = None) -> list[Task]:
     chosen = sorted(set(ids)) if ids else sorted(folders)
     tasks = []
     for name in chosen:
-        try:
-            meta = tomllib.loads((folders[name] / "task.toml").read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as error:
-            tasks.append(Task(folders[name], {}, f"evals/answers/{name}/task.toml: {error}"))
-            continue
-        missing = [key for key in REQUIRED_KEYS if key not in meta]
-        tasks.append(Task(folders[name], meta, f"evals/answers/{name}/task.toml: no {', '.join(missing)}" if missing else ""))
+        meta, unusable = read_meta(folders[name])
+        tasks.append(Task(folders[name], meta, "; ".join(unusable)))
     return tasks
+
+
+def read_meta(folder: Path) -> tuple[dict, list[str]]:
+    """A task folder's parsed task.toml, and what keeps it from being used at all (unreadable, keys missing)."""
+    name = f"evals/answers/{folder.name}/task.toml"
+    try:
+        meta = tomllib.loads((folder / "task.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        return {}, [f"{name}: {error}"]
+    return meta, [f"{name}: no `{key}`" for key in REQUIRED_KEYS if key not in meta]
 
 
 def readable(tasks: list[Task]) -> list[Task]:
@@ -179,11 +184,9 @@ def readable(tasks: list[Task]) -> list[Task]:
 def problems(folder: Path) -> list[str]:
     """What is wrong with a task folder's metadata and files; empty when it is complete."""
     name = f"evals/answers/{folder.name}"
-    try:
-        meta = tomllib.loads((folder / "task.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        return [f"{name}/task.toml: {error}"]
-    found = [f"{name}/task.toml: no `{key}`" for key in REQUIRED_KEYS if key not in meta]
+    meta, found = read_meta(folder)
+    if not meta:
+        return found
     for table, keys in TABLE_KEYS.items():
         value = meta.get(table, {})
         found += [f"{name}/task.toml: no `[{table}].{key}`" for key in keys if not str(value.get(key, "")).strip()]
