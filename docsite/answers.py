@@ -8,13 +8,11 @@ stops the build with a RecordProblem.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
-from docsite import BUILD, REPO
+from docsite import BUILD, REPO, load_dev_module
 from docsite.records import RUN_TESTS, RecordProblem, pins
 
 RESULTS = BUILD / "answer_evals"
@@ -24,12 +22,7 @@ SETS = {"reference": "must pass", "wrong": "must fail"}  # build/answer_evals/<s
 
 def runner() -> ModuleType:
     """dev/answer_eval.py, which knows the tasks (one definition of a task and of a grading's inputs)."""
-    if "answer_eval" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("answer_eval", REPO / "dev" / "answer_eval.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["answer_eval"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["answer_eval"]
+    return load_dev_module("answer_eval")
 
 
 def all_tasks() -> list:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from docsite import load_dev_module  # noqa: F401 - the tests import it from here
 from docsite.records import pins  # the pyproject.toml pins, read in one place
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,17 +27,6 @@ def live_run_only(flag: str, what: str, because: str) -> pytest.MarkDecorator:
         reason=f"{what} needs credentials (ANTHROPIC_API_KEY, or JAX_PRO_CLAUDE_HOME naming a logged-in HOME) "
         f"and {flag}=1, because {because}; CI has neither",
     )
-
-
-def load_dev_module(name: str) -> ModuleType:
-    """dev/<name>.py imported as module `name` (once), so tests can call a runner's functions."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "dev" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
 
 
 def repo_files(*suffixes: str) -> list[Path]:
