@@ -29,7 +29,6 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "examples"))
 from mdexec.document import read_blocks  # noqa: E402
 

@@ -18,12 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from docsite import RECORDS, SITE  # noqa: E402
-from docsite.generate import HelpFailed  # noqa: E402
-from docsite.stage import StageFailed, stage  # noqa: E402
+from docsite import RECORDS, SITE
+from docsite.generate import HelpFailed
+from docsite.stage import StageFailed, stage
+from jaxpro.repo import REPO
 
 
 def site_size(folder: Path) -> tuple[int, int]:

@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-EXAMPLES = REPO / "examples"
+from jaxpro.repo import REPO, examples
+
 DEVICE_FLAGS = "--xla_force_host_platform_device_count=8"
 
 
@@ -32,14 +32,6 @@ class ExampleResult:
     @property
     def passed(self) -> bool:
         return self.returncode == 0
-
-
-def discover(filters: list[str] | None = None) -> list[Path]:
-    """The runnable examples (files starting with `_` are shared helpers), optionally filtered."""
-    paths = sorted(p for p in EXAMPLES.glob("*.py") if not p.name.startswith("_"))
-    if filters:
-        paths = [p for p in paths if any(word in p.stem for word in filters)]
-    return paths
 
 
 def run_example(path: Path, args: list[str] | None = None, timeout: float = 300) -> ExampleResult:
@@ -63,7 +55,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300, help="seconds allowed per example (default 300)")
     options = parser.parse_args()
 
-    paths = discover(options.filters)
+    paths = examples(options.filters)
     if not paths:
         print(f"error: no example matches {options.filters}", file=sys.stderr)
         return 2

@@ -1,7 +1,7 @@
 """The answer-evals page: every task, what its grader checks, and the latest grading of its answers.
 
 The gradings come from the test run (tests/test_answer_evals_reference.py and _wrong.py run
-`dev/answer_eval.py --grade ... --record build/answer_evals/<set>.json`). Like the mdexec records,
+`dev/answer_eval.py --grade ... --record build/answer_evals/<set>.json`, i.e. `jaxpro.evals.grading.record`). Like the mdexec records,
 a grading that is missing, made with other pins, or older than a task, its grader or its answer
 stops the build with a RecordProblem.
 """
@@ -10,26 +10,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import ModuleType
-
-from docsite import BUILD, REPO, load_dev_module
-from docsite.records import RUN_TESTS, RecordProblem, pins
+from docsite import BUILD, REPO
+from docsite.records import RUN_TESTS, RecordProblem
+from jaxpro.evals import EvalError
+from jaxpro.evals.grading import FAILING
+from jaxpro.evals.tasks import ANSWERS, Task, load_tasks, readable
+from jaxpro.repo import pins
 
 RESULTS = BUILD / "answer_evals"
 PAGE = "evals/answer_tasks.md"
 SETS = {"reference": "must pass", "wrong": "must fail"}  # build/answer_evals/<set>.json grades evals/answers/_<set>
 
 
-def runner() -> ModuleType:
-    """dev/answer_eval.py, which knows the tasks (one definition of a task and of a grading's inputs)."""
-    return load_dev_module("answer_eval")
-
-
-def all_tasks() -> list:
-    """Every task, as the runner reads them; a task it cannot read is a RecordProblem."""
+def all_tasks() -> list[Task]:
+    """Every task, as the evaluations read them; a task that cannot be read is a RecordProblem."""
     try:
-        return runner().readable(runner().load_tasks())
-    except runner().EvalError as error:
+        return readable(load_tasks())
+    except EvalError as error:
         raise RecordProblem(f"{PAGE}: {error}") from error
 
 
@@ -48,7 +45,7 @@ def gradings(results: Path = RESULTS) -> dict[str, dict]:
                 raise RecordProblem(f"{PAGE}: {shown} was graded with {library} {version}, but pyproject.toml pins "
                                     f"{pins()[library]}; {RUN_TESTS}")
         grades = {grade["task"]: grade for grade in data["grades"]}
-        answers = runner().ANSWERS / f"_{name}"
+        answers = ANSWERS / f"_{name}"
         stale = [t.id for t in tasks if grades.get(t.id, {}).get("digest") != t.digest(answers / t.id)]
         if stale:
             raise RecordProblem(f"{PAGE}: {shown} has no grading of the current {', '.join(stale)} "
@@ -63,7 +60,7 @@ def answers_page(results: Path = RESULTS) -> str:
     graded = gradings(results)
     reference, wrong = graded["reference"], graded["wrong"]
     passed = sum(g["status"] == "passed" for g in reference["grades"].values())
-    rejected = sum(g["status"] in runner().FAILING for g in wrong["grades"].values())
+    rejected = sum(g["status"] in FAILING for g in wrong["grades"].values())
     versions = ", ".join(f"{name} {version}" for name, version in reference["versions"].items())
     out = [
         "# Answer evals: the tasks",
@@ -88,7 +85,7 @@ def answers_page(results: Path = RESULTS) -> str:
     return "\n".join(out) + "\n"
 
 
-def _section(task, reference: dict, wrong: dict) -> list[str]:  # noqa: ANN001 - a runner Task
+def _section(task: Task, reference: dict, wrong: dict) -> list[str]:
     meta = task.meta
     section = meta["bundle"]["section"]
     request = [f"> {_text(line)}" if line.strip() else ">" for line in meta["request"].strip().splitlines()]

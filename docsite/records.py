@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from docsite import RECORDS, REPO, TEST_COMMAND
+from jaxpro.repo import pins
 from mdexec.document import read_blocks
 
 RUN_TESTS = f"run the test command first: {TEST_COMMAND}"
@@ -34,14 +33,6 @@ class PageRecord:
         """(blocks run, blocks skipped)."""
         skipped = sum(1 for block in self.blocks.values() if block["status"] == "skipped")
         return len(self.blocks) - skipped, skipped
-
-
-@cache
-def pins() -> dict[str, str]:
-    """`name==version` pins from pyproject.toml."""
-    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    pairs = (requirement.partition("==") for requirement in project["dependencies"])
-    return {name.strip().lower(): version.strip() for name, _, version in pairs}
 
 
 def load(source: Path, records: Path = RECORDS) -> PageRecord:

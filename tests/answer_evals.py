@@ -1,4 +1,4 @@
-"""Shared by the answer-eval tests: the runner (dev/answer_eval.py) as a module, and one grading of a set."""
+"""Shared by the answer-eval tests: the runner (dev/answer_eval.py) run as a user runs it, and one grading of a set."""
 
 from __future__ import annotations
 
@@ -6,14 +6,13 @@ import json
 import subprocess
 import sys
 
-from bundle import REPO, load_dev_module
+from bundle import REPO
+from jaxpro.evals.tasks import task_folders
 
 RUNNER = REPO / "dev" / "answer_eval.py"
 RESULTS = REPO / "build" / "answer_evals"  # the site's answer-evals page shows the latest gradings
 
-
-answer_eval = load_dev_module("answer_eval")
-TASK_IDS = [folder.name for folder in answer_eval.task_folders()]
+TASK_IDS = [folder.name for folder in task_folders()]
 
 
 def run(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:

@@ -10,10 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from docsite import load_dev_module  # noqa: F401 - the tests import it from here
-from docsite.records import pins  # the pyproject.toml pins, read in one place
+from jaxpro.repo import REPO, pins  # noqa: F401 - the tests import them from here
 
-REPO = Path(__file__).resolve().parent.parent
 SKILLS = sorted(p.parent for p in (REPO / "skills").glob("*/SKILL.md"))
 AGENTS = sorted((REPO / "agents").glob("*.md"))
 EXCLUDED_DIRS = {".git", ".venv", ".tools", "node_modules", "__pycache__", "fixtures", ".pytest_cache", "build"}

@@ -8,18 +8,20 @@ needs credentials; CI runs every step before the first API call with the real cl
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from answer_evals import TASK_IDS, answer_eval, run
+from answer_evals import TASK_IDS, run
 from bundle import REPO, claude_binary, live_run_only
-
-ANSWERS = answer_eval.ANSWERS
+from jaxpro.evals.sessions import ARMS, SessionOptions, client_command
+from jaxpro.evals.tasks import ANSWERS, SKILLS, load_tasks, problems
 MIN_PER_SKILL = 5  # for each of the four skills
 MIN_TASKS = 30
 MIN_AGENT_TASKS = 2  # "agent-kind tasks": multi-file work for the jax-pro agent
@@ -28,8 +30,8 @@ EXAMPLE = "loss-history-append-jit"  # the example task of evals/answers/README.
 
 @pytest.mark.parametrize("task", TASK_IDS)
 def test_task_metadata_and_files_are_complete(task: str):
-    problems = answer_eval.problems(ANSWERS / task)
-    assert not problems, "\n".join(problems)
+    found = problems(ANSWERS / task)
+    assert not found, "\n".join(found)
 
 
 def test_every_answer_folder_belongs_to_a_task():
@@ -46,8 +48,8 @@ def test_no_file_under_evals_answers_is_collected_by_the_main_suite():
 
 
 def test_enough_tasks_for_every_skill_and_the_agent():
-    tasks = answer_eval.load_tasks()
-    counts = {skill: sum(task.skill == skill for task in tasks) for skill in answer_eval.SKILLS}
+    tasks = load_tasks()
+    counts = {skill: sum(task.skill == skill for task in tasks) for skill in SKILLS}
     assert len(tasks) >= MIN_TASKS, f"{len(tasks)} tasks; the issue asks for at least {MIN_TASKS}: {counts}"
     short = {skill: n for skill, n in counts.items() if skill != "agent" and n < MIN_PER_SKILL}
     assert not short, f"fewer than {MIN_PER_SKILL} tasks for: {short}"
@@ -63,18 +65,18 @@ def test_metadata_problems_are_named(tmp_path: Path):
     toml = toml.replace("https://github.com/jax-ml/jax/issues/2521", "http://example.com/post")
     toml = re.sub(r'(section = "references/\w+\.md)#[\w-]+"', r'\1#no-such-heading"', toml)
     (folder / "task.toml").write_text(toml, encoding="utf-8")
-    found = "\n".join(answer_eval.problems(folder))
+    found = "\n".join(problems(folder))
     for expected in ("id 'other' is not the folder name", "skill 'pytorch' is not one of",
                      "is not an https URL of a thread", "has no heading with anchor #no-such-heading",
                      "grader.py: missing", "test_grader.py: a grader must not be named test_*.py",
                      "_reference/bad-task/history.py: missing"):
         assert expected in found
     (folder / "task.toml").write_text('id = "bad-task"\n', encoding="utf-8")
-    assert "bad-task/task.toml: no `module`" in "\n".join(answer_eval.problems(folder))
+    assert "bad-task/task.toml: no `module`" in "\n".join(problems(folder))
 
 
 def test_the_prompt_is_the_request_the_pins_and_the_interface():
-    (task,) = answer_eval.load_tasks([EXAMPLE])
+    (task,) = load_tasks([EXAMPLE])
     prompt = task.prompt()
     assert prompt.startswith(task.meta["request"].strip())
     assert "jax 0.12.0.1" in prompt and "flax 0.12.12" in prompt and "numpyro 0.22.0" in prompt
@@ -84,10 +86,10 @@ def test_the_prompt_is_the_request_the_pins_and_the_interface():
 
 def test_command_lines_differ_only_by_the_plugin_and_by_bash():
     claude_binary()
-    (task,) = answer_eval.load_tasks([EXAMPLE])
-    bundle = answer_eval.client_command(task, "bundle", "oneshot", "haiku", 30)
-    baseline = answer_eval.client_command(task, "baseline", "oneshot", "haiku", 30)
-    agentic = answer_eval.client_command(task, "bundle", "agentic", None, 30)
+    (task,) = load_tasks([EXAMPLE])
+    bundle = client_command(task, "bundle", SessionOptions("oneshot", "haiku"))
+    baseline = client_command(task, "baseline", SessionOptions("oneshot", "haiku"))
+    agentic = client_command(task, "bundle", SessionOptions("agentic"))
     assert bundle[1:3] == ["-p", task.prompt()]  # the prompt sits right after -p, before any list option
     assert bundle[bundle.index("--plugin-dir") + 1] == str(REPO) and "--plugin-dir" not in baseline
     assert [a for a in bundle if a not in ("--plugin-dir", str(REPO))] == baseline
@@ -131,7 +133,7 @@ def test_grading_rejects_deprecations_silenced_warnings_and_broken_answers(tmp_p
                                                                          status: str, message: str):
     answers = _answers(tmp_path, "answers", prefix, suffix)
     result = run("--grade", str(answers), "--task", EXAMPLE, "--json", "--workers", "1")
-    (grade,) = answer_eval.json.loads(result.stdout)
+    (grade,) = json.loads(result.stdout)
     assert grade["status"] == status and message in grade["message"], grade
     assert result.returncode == (0 if status == "passed" else 1)
     assert not list(answers.rglob("__pycache__")), "grading leaves no bytecode in the answers folder"
@@ -148,7 +150,7 @@ def test_a_missing_answer_is_no_answer_and_expect_fail_does_not_count_it(tmp_pat
 def test_record_holds_every_grade_with_versions(tmp_path: Path):
     record = tmp_path / "grades.json"
     result = run("--grade", str(tmp_path), "--task", EXAMPLE, "--record", str(record))
-    data = answer_eval.json.loads(record.read_text(encoding="utf-8"))
+    data = json.loads(record.read_text(encoding="utf-8"))
     assert result.returncode == 1 and data["versions"]["jax"] == "0.12.0.1"
     assert [g["task"] for g in data["grades"]] == [EXAMPLE] and data["grades"][0]["status"] == "no-answer"
 
@@ -198,7 +200,7 @@ def test_live_answer_eval_runs_both_arms_and_reports_the_difference(tmp_path: Pa
 
 def test_a_section_runs_to_the_next_heading_of_its_level_or_higher(tmp_path: Path):
     """The span docsite/tests checks for executed blocks, and the anchors [bundle].section may name."""
-    from docsite.anchors import headings
+    from jaxpro.anchors import headings
 
     page = tmp_path / "page.md"
     page.write_text("# Top\n\n## A: one\n\ntext\n\n### A.1\n\n```python\n# not a heading\n```\n\n## A: one\n\nend\n",
@@ -210,6 +212,8 @@ def test_a_section_runs_to_the_next_heading_of_its_level_or_higher(tmp_path: Pat
 FAKE_CLIENT = '''#!{python}
 """Stands in for the CLI: writes the reference answer with the plugin, the wrong one without."""
 import json, shutil, sys
+if sys.argv[1:] == ["--version"]:
+    sys.exit(print("0.0.0 (stand-in client)"))
 answers = "{answers}"
 bundle = "--plugin-dir" in sys.argv
 print(json.dumps({{"type": "system", "subtype": "init", "tools": ["Write"]}}))
@@ -221,26 +225,27 @@ print(json.dumps({{"type": "result", "subtype": "success", "is_error": False}}))
 '''
 
 
-def test_the_live_pipeline_with_a_stand_in_client_reports_the_difference(tmp_path: Path, monkeypatch, capsys):
+def test_the_live_pipeline_with_a_stand_in_client_reports_the_difference(tmp_path: Path):
     """Everything after the client: sessions, transcripts, collecting and grading answers, the table, summary.json."""
     fake = tmp_path / "claude"
-    fake.write_text(FAKE_CLIENT.format(python=answer_eval.sys.executable, answers=ANSWERS, example=EXAMPLE), encoding="utf-8")
+    fake.write_text(FAKE_CLIENT.format(python=sys.executable, answers=ANSWERS, example=EXAMPLE), encoding="utf-8")
     fake.chmod(0o755)
-    monkeypatch.setattr(answer_eval, "claude_binary", lambda: fake)
     (tmp_path / "home").mkdir()
-    args = answer_eval.parse_args(["--task", EXAMPLE, "--home", str(tmp_path / "home"), "--out", str(tmp_path / "out")])
-    assert answer_eval.live(answer_eval.load_tasks([EXAMPLE]), args) == 0
-    printed = capsys.readouterr().out
+    result = run("--task", EXAMPLE, "--home", str(tmp_path / "home"), "--out", str(tmp_path / "out"),
+                 env={**os.environ, "JAXPRO_CLAUDE": str(fake)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    printed = result.stdout
     assert "pass rate with the bundle 100%, without 0%, difference +100 points (1 task)" in printed
     assert f"tasks the baseline fails: {EXAMPLE}" in printed
     assert [line.split() for line in printed.splitlines() if line.startswith(EXAMPLE)] == [
         [EXAMPLE, "python-jax", "passed", "failed", "yes"]]
     assert ["python-jax", "1", "1", "0", "+1"] in [line.split() for line in printed.splitlines()]
-    summary = answer_eval.json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert "client: Claude Code 0.0.0, model default, mode oneshot" in printed
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert summary["pass_rate"] == {"bundle": 1.0, "baseline": 0.0} and summary["baseline_fails"] == [EXAMPLE]
     (row,) = summary["tasks"]
     assert row["bundle"]["status"] == "passed" and row["baseline"]["status"] == "failed"
     assert row["sessions"]["bundle"]["invoked"] == ["jax-pro:python-jax"] and row["sessions"]["baseline"]["invoked"] == []
-    for arm in answer_eval.ARMS:
+    for arm in ARMS:
         assert (tmp_path / "out" / "transcripts" / arm / f"{EXAMPLE}.jsonl").is_file()
         assert (tmp_path / "out" / "answers" / arm / EXAMPLE / "history.py").is_file()

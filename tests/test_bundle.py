@@ -10,7 +10,7 @@ import pytest
 from markdown_it import MarkdownIt
 from skills_ref import validate
 
-from docsite.anchors import anchors
+from jaxpro.anchors import anchors
 
 from bundle import AGENTS, REPO, SKILLS, front_matter, parse_tokens, pins, repo_files, run_claude
 

@@ -23,11 +23,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "dev"))
-from run_examples import discover  # noqa: E402
+from jaxpro.repo import REPO, examples
 
-EXAMPLES = discover()
+EXAMPLES = examples()
 
 
 def test_there_are_examples():

@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bundle import AGENTS, REPO, SKILLS, live_run_only, load_dev_module
+from bundle import AGENTS, REPO, SKILLS, live_run_only
+from jaxpro.evals import EvalError
+from jaxpro.evals.client import invoked_component, is_agent_call, names_target
+from jaxpro.evals.triggers import SPLITS, load_set
 
 RUNNER = REPO / "dev" / "trigger_eval.py"
 SETS = REPO / "evals" / "triggers"
@@ -22,8 +25,6 @@ COMPONENTS = {p.name for p in SKILLS} | {p.stem for p in AGENTS}
 MIN_PER_KIND = 10  # positives and near-miss negatives per component, over both splits
 MIN_PER_SPLIT = 4  # each split holds both kinds
 
-
-trigger_eval = load_dev_module("trigger_eval")
 
 
 def _rows(name: str, split: str) -> list[dict]:
@@ -35,20 +36,20 @@ def _normal(query: str) -> str:
 
 
 def test_every_component_has_a_train_and_a_heldout_set_and_nothing_else():
-    expected = {f"{name}.{split}.json" for name in COMPONENTS for split in trigger_eval.SPLITS}
+    expected = {f"{name}.{split}.json" for name in COMPONENTS for split in SPLITS}
     assert {p.name for p in SETS.glob("*.json")} == expected
 
 
 @pytest.mark.parametrize("name", sorted(COMPONENTS))
 def test_sets_have_the_skill_creator_shape(name: str):
-    for split in trigger_eval.SPLITS:
-        rows = trigger_eval.load_set(SETS / f"{name}.{split}.json")  # raises on any other shape
+    for split in SPLITS:
+        rows = load_set(SETS / f"{name}.{split}.json")  # raises on any other shape
         assert rows, f"{name}.{split}.json is empty"
 
 
 @pytest.mark.parametrize("name", sorted(COMPONENTS))
 def test_enough_positives_and_negatives(name: str):
-    splits = {split: _rows(name, split) for split in trigger_eval.SPLITS}
+    splits = {split: _rows(name, split) for split in SPLITS}
     for split, rows in splits.items():
         positives = sum(r["should_trigger"] for r in rows)
         assert min(positives, len(rows) - positives) >= MIN_PER_SPLIT, f"{name}.{split}: {positives} positives of {len(rows)}"
@@ -70,7 +71,7 @@ def test_a_query_expected_to_trigger_one_skill_never_expects_another():
     skills = {p.name for p in SKILLS}
     owners: dict[str, set[str]] = {}
     for name in skills:
-        for split in trigger_eval.SPLITS:
+        for split in SPLITS:
             for row in _rows(name, split):
                 if row["should_trigger"]:
                     owners.setdefault(_normal(row["query"]), set()).add(name)
@@ -80,8 +81,8 @@ def test_a_query_expected_to_trigger_one_skill_never_expects_another():
 def test_bad_set_is_a_one_line_error(tmp_path: Path):
     bad = tmp_path / "x.train.json"
     bad.write_text('[{"query": "hi", "should_trigger": "yes"}]', encoding="utf-8")
-    with pytest.raises(trigger_eval.EvalError, match="item 0 must be"):
-        trigger_eval.load_set(bad)
+    with pytest.raises(EvalError, match="item 0 must be"):
+        load_set(bad)
 
 
 def test_tool_use_events_name_the_invoked_component():
@@ -92,13 +93,13 @@ def test_tool_use_events_name_the_invoked_component():
     agent_call = {"type": "assistant", "message": {"content": [
         {"type": "tool_use", "id": "t2", "name": "Task", "input": {"subagent_type": "jax-pro:jax-pro", "prompt": "p"}}]}}
     other = {"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Read", "input": {}}]}}
-    assert trigger_eval.invoked_component(skill_call) == "jax-pro:python-jax"
-    assert trigger_eval.invoked_component(agent_call) == "jax-pro:jax-pro"
-    assert trigger_eval.invoked_component(other) is None
-    assert trigger_eval._is_agent_call(agent_call) and not trigger_eval._is_agent_call(skill_call)
-    assert trigger_eval._names_target("jax-pro:jax-optimization", "jax-optimization")
-    assert not trigger_eval._names_target("jax-pro:jax-optimization-pro", "jax-optimization")
-    assert not trigger_eval._names_target("other-plugin:python-jax", "python-jax")
+    assert invoked_component(skill_call) == "jax-pro:python-jax"
+    assert invoked_component(agent_call) == "jax-pro:jax-pro"
+    assert invoked_component(other) is None
+    assert is_agent_call(agent_call) and not is_agent_call(skill_call)
+    assert names_target("jax-pro:jax-optimization", "jax-optimization")
+    assert not names_target("jax-pro:jax-optimization-pro", "jax-optimization")
+    assert not names_target("other-plugin:python-jax", "python-jax")
 
 
 def _run(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:

@@ -13,17 +13,18 @@ from pathlib import Path
 import pytest
 
 from docsite import REPO
-from docsite.anchors import headings
-from docsite.answers import RESULTS, all_tasks, answers_page, gradings, runner
+from docsite.answers import RESULTS, all_tasks, answers_page, gradings
 from docsite.records import RecordProblem, load
+from jaxpro.anchors import headings
+from jaxpro.evals.tasks import load_tasks, task_folders
 
-TASK_IDS = [folder.name for folder in runner().task_folders()]
+TASK_IDS = [folder.name for folder in task_folders()]
 EXECUTED = ("passed", "raised")  # mdexec: ran and did what it declares (`raised` = its declared error)
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_the_section_that_answers_the_task_has_executed_blocks_that_pass(task_id: str):
-    (task,) = runner().load_tasks([task_id])
+    (task,) = load_tasks([task_id])
     file, _, anchor = task.meta["bundle"]["section"].partition("#")
     source = REPO / file
     record = load(source)  # refuses a missing or stale record, or one with any failed block

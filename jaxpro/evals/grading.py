@@ -1,0 +1,127 @@
+"""Grading an answer: the task's grader under pytest, in its own process and an empty directory, on the
+pinned libraries and 8 virtual CPU devices; and the JSON record of a set's gradings."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+from jaxpro.evals.tasks import ANSWERS, LIBRARIES, Task
+from jaxpro.repo import pins, shown
+
+DEVICE_ENV = {"JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_force_host_platform_device_count=8"}
+FAILING = ("failed", "error", "timeout")  # statuses of an answer that ran and was rejected
+
+
+@dataclasses.dataclass
+class Grade:
+    """The outcome of grading one answer: passed, failed, error (it did not import, the grader broke),
+    timeout, or no-answer (the answer file is missing)."""
+
+    task: str
+    status: str
+    tests: int = 0
+    failures: int = 0
+    seconds: float = 0.0
+    message: str = ""
+    digest: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+
+def grading_env(answer: Path) -> dict[str, str]:
+    """The grader's environment: the answer's folder, 8 virtual CPU devices, no inherited warning filters."""
+    dropped = ("PYTHONWARNINGS", "PYTHONPATH", "XLA_FLAGS", "ANTHROPIC_API_KEY")  # the answer is untrusted code
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
+    env.update(JAXPRO_ANSWER_DIR=str(answer), PYTHONDONTWRITEBYTECODE="1", **DEVICE_ENV)
+    return env
+
+
+def grade(task: Task, answers: Path, timeout: float) -> Grade:
+    """Grade one answer: the task's grader under pytest, in its own process and an empty directory."""
+    answer = (answers / task.id).resolve()
+    digest = task.digest(answer)
+    if task.error:
+        return Grade(task.id, "error", message=task.error, digest=digest)
+    if not (answer / f"{task.module}.py").is_file():
+        return Grade(task.id, "no-answer", message=f"no answer: {shown(answer / task.module)}.py is missing", digest=digest)
+    with tempfile.TemporaryDirectory(prefix="answer-eval-grade-") as cwd:
+        report = Path(cwd) / "junit.xml"
+        command = [sys.executable, "-m", "pytest", "-c", str(ANSWERS / "pytest.ini"), "--rootdir", str(ANSWERS),
+                   str(task.path / "grader.py"), f"--junitxml={report}", f"--timeout={timeout:g}"]
+        start = datetime.datetime.now()
+        try:
+            result = subprocess.run(command, cwd=cwd, env=grading_env(answer), capture_output=True, text=True,
+                                    timeout=timeout + 60)
+        except subprocess.TimeoutExpired:
+            return Grade(task.id, "timeout", seconds=timeout + 60, message=f"grading took over {timeout + 60:g} s", digest=digest)
+        seconds = (datetime.datetime.now() - start).total_seconds()
+        outcome = _from_junit(task.id, report, result)
+    outcome.seconds, outcome.digest = round(seconds, 2), digest
+    return outcome
+
+
+def _from_junit(task_id: str, report: Path, result: subprocess.CompletedProcess[str]) -> Grade:
+    """Read pytest's junit report: counts, and the first failure or error with its message."""
+    output = (result.stdout + result.stderr).strip()
+    if not report.is_file():
+        return Grade(task_id, "error", message=f"pytest exited {result.returncode} without a report: {_tail(output)}")
+    suite = ElementTree.parse(report).getroot().find("testsuite")
+    tests = int(suite.get("tests", 0))
+    first = next((c for case in suite.iter("testcase") for c in case if c.tag in ("failure", "error")), None)
+    failures = sum(1 for case in suite.iter("testcase") if any(c.tag in ("failure", "error") for c in case))
+    skipped = sum(1 for case in suite.iter("testcase") if case.find("skipped") is not None)
+    if first is not None:
+        timed_out = "Timeout" in (first.get("message") or "")
+        message = _first_line(first.get("message") or first.text or "")
+        return Grade(task_id, "timeout" if timed_out else first.tag.replace("failure", "failed"), tests, failures,
+                     message=message)
+    if result.returncode != 0 or tests - skipped == 0:
+        return Grade(task_id, "error", tests, message=f"pytest exited {result.returncode}, {tests - skipped} tests ran: {_tail(output)}")
+    return Grade(task_id, "passed", tests)
+
+
+def _first_line(text: str) -> str:
+    """The line that says what went wrong: the first `SomeError: ...` line, else the first line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    errors = [line for line in lines if re.match(r"[\w.]*(Error|Exception|Warning)\b", line)]
+    index = lines.index(errors[0]) if errors else 0
+    line = " ".join(lines[index : index + 2]) if lines and lines[index].endswith(":") else (lines or [""])[index]
+    return line if len(line) <= 240 else line[:237] + "..."
+
+
+def _tail(text: str) -> str:
+    return _first_line("\n".join(reversed(text.splitlines()[-5:])))
+
+
+def grade_all(tasks: list[Task], answers: Path, workers: int, timeout: float) -> list[Grade]:
+    """Grade every task's answer, `workers` gradings at a time, in task order."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lambda task: grade(task, answers, timeout), tasks))
+
+
+def record(grades: list[Grade], answers: Path, path: Path) -> None:
+    """Write the gradings as JSON (the documentation site shows the latest ones)."""
+    data = {
+        "answers": shown(answers),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "versions": {name: pins()[name] for name in ("jax", "jaxlib", *LIBRARIES[1:])},
+        "grades": [dataclasses.asdict(g) for g in grades],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    temporary.replace(path)
