@@ -11,6 +11,13 @@ mdexec is also timed the way the test suite runs it (`-n 2` on the full, undropp
 Results go to results/doctest_benchmark.md.
 
     python dev/bench_doctest.py
+
+The harness's own cost: `--overhead FILE` times, in alternating pairs, the file under pytest with
+mdexec (as this repository configures it, `-n 0`) and the same blocks executed bare by one Python
+process (one namespace, `fresh` honoured, expected exceptions caught, skipped blocks skipped, no
+output checks, no records), and prints each pair's ratio and the median:
+
+    python dev/bench_doctest.py --overhead references/sharp_bits.md --pairs 5
 """
 
 from __future__ import annotations
@@ -172,11 +179,78 @@ def write_report(timings: list[Timing], out: Path, cap: float) -> str:
     return report
 
 
+def run_bare(path: Path) -> None:
+    """Execute a Markdown file's blocks with nothing around them: the baseline of `--overhead`."""
+    import doctest
+    import importlib
+    import warnings
+
+    os.chdir(tempfile.mkdtemp(prefix="bench-bare-"))
+    namespace: dict = {}
+    for block in read_blocks(path):
+        directives = block.directives
+        if directives.fresh or not namespace:
+            namespace = {"__name__": "__main__", "__file__": str(path)}
+        if directives.skip:
+            continue
+        source = block.source
+        if block.is_doctest:
+            source = "".join(example.source for example in doctest.DocTestParser().get_examples(source))
+        code = compile("\n" * block.line + source, str(path), "exec")
+        if not directives.raises:
+            exec(code, namespace)  # noqa: S102 - running documentation is the job
+            continue
+        module, _, name = directives.raises.rpartition(".")
+        expected = getattr(importlib.import_module(module), name) if module else getattr(__builtins__, name)
+        try:
+            with warnings.catch_warnings():
+                if issubclass(expected, Warning):
+                    warnings.simplefilter("error", expected)
+                exec(code, namespace)  # noqa: S102
+        except expected:
+            pass
+
+
+def overhead(path: Path, pairs: int) -> list[tuple[float, float]]:
+    """(mdexec seconds, bare seconds) for `pairs` alternating runs, each in a fresh process."""
+    env = {**os.environ, "XLA_FLAGS": DEVICE_FLAGS}
+    harness = [sys.executable, "-m", "pytest", "-q", "-n", "0", str(path)]
+    bare = [sys.executable, __file__, "--bare", str(path)]
+    results = []
+    for index in range(pairs):
+        seconds = {}
+        for name, command in (("harness", harness), ("bare", bare))[:: 1 if index % 2 == 0 else -1]:
+            start = time.perf_counter()
+            done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
+            seconds[name] = time.perf_counter() - start
+            if done.returncode != 0:
+                raise SystemExit(f"error: {name} run of {path} failed:\n{(done.stdout + done.stderr)[-2000:]}")
+        results.append((seconds["harness"], seconds["bare"]))
+        print(f"pair {index + 1}: mdexec {seconds['harness']:.2f} s, bare {seconds['bare']:.2f} s, "
+              f"ratio {seconds['harness'] / seconds['bare']:.3f}", flush=True)
+    return results
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=REPO / "results/doctest_benchmark.md", help="report file")
     parser.add_argument("--cap", type=float, default=300, help="stop a tool's run after this many seconds (default 300)")
+    parser.add_argument("--overhead", type=Path, metavar="FILE", help="time FILE under mdexec against bare execution")
+    parser.add_argument("--pairs", type=int, default=5, help="with --overhead: alternating pairs of runs (default 5)")
+    parser.add_argument("--bare", type=Path, metavar="FILE", help=argparse.SUPPRESS)  # one bare run, for --overhead
     options = parser.parse_args()
+    if options.bare:
+        run_bare(options.bare.resolve())
+        return 0
+    if options.overhead:
+        os.environ["XLA_FLAGS"] = DEVICE_FLAGS  # so the stamp reports the devices the runs used
+        results = overhead(options.overhead.resolve(), options.pairs)
+        ratios = sorted(h / b for h, b in results)
+        from _report import environment_stamp
+
+        print(f"median ratio {ratios[len(ratios) // 2]:.3f} over {len(ratios)} pairs "
+              f"(min {ratios[0]:.3f}, max {ratios[-1]:.3f}); {environment_stamp()}")
+        return 0
     os.environ["XLA_FLAGS"] = DEVICE_FLAGS  # so the stamp reports the devices the runs used
     for tool in ("pytest_markdown_docs", "sybil"):
         if importlib.util.find_spec(tool) is None:

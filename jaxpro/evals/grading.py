@@ -1,12 +1,20 @@
 """Grading an answer: the task's grader under pytest, in its own process and an empty directory, on the
-pinned libraries and 8 virtual CPU devices; and the JSON record of a set's gradings."""
+pinned libraries and 8 virtual CPU devices; and the JSON record of a set's gradings.
+
+Each grading is a process forked from one server process that has already imported pytest and the
+libraries (`multiprocessing`'s forkserver with PRELOAD), so a grading pays no Python start-up and no
+import of jax, flax, optax, numpyro or orbax: it starts from a copy of that clean state, imports the
+answer, and exits. The server imports them with the grader's device settings and starts no backend.
+"""
 
 from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
 import datetime
+import functools
 import json
+import multiprocessing
 import os
 import platform
 import re
@@ -21,6 +29,7 @@ from jaxpro.repo import pins, shown
 
 DEVICE_ENV = {"JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_force_host_platform_device_count=8"}
 FAILING = ("failed", "error", "timeout")  # statuses of an answer that ran and was rejected
+PRELOAD = ["pytest", "jax", "jax.numpy", "flax.nnx", "optax", "numpyro", "numpyro.infer", "orbax.checkpoint"]
 
 
 @dataclasses.dataclass
@@ -58,19 +67,49 @@ def grade(task: Task, answers: Path, timeout: float) -> Grade:
     if not (answer / f"{task.module}.py").is_file():
         return Grade(task.id, "no-answer", message=f"no answer: {shown(answer / task.module)}.py is missing", digest=digest)
     with tempfile.TemporaryDirectory(prefix="answer-eval-grade-") as cwd:
-        report = Path(cwd) / "junit.xml"
-        command = [sys.executable, "-m", "pytest", "-c", str(ANSWERS / "pytest.ini"), "--rootdir", str(ANSWERS),
-                   str(task.path / "grader.py"), f"--junitxml={report}", f"--timeout={timeout:g}"]
+        report, log = Path(cwd) / "junit.xml", Path(cwd) / "output.log"
+        arguments = ["-c", str(ANSWERS / "pytest.ini"), "--rootdir", str(ANSWERS), str(task.path / "grader.py"),
+                     f"--junitxml={report}", f"--timeout={timeout:g}"]
         start = datetime.datetime.now()
-        try:
-            result = subprocess.run(command, cwd=cwd, env=grading_env(answer), capture_output=True, text=True,
-                                    timeout=timeout + 60)
-        except subprocess.TimeoutExpired:
+        process = _server().Process(target=_run_grader, args=(arguments, cwd, grading_env(answer), str(log)))
+        process.start()
+        process.join(timeout + 60)
+        if process.is_alive():
+            process.kill()
+            process.join()
             return Grade(task.id, "timeout", seconds=timeout + 60, message=f"grading took over {timeout + 60:g} s", digest=digest)
         seconds = (datetime.datetime.now() - start).total_seconds()
-        outcome = _from_junit(task.id, report, result)
+        output = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
+        outcome = _from_junit(task.id, report, subprocess.CompletedProcess(arguments, process.exitcode, output, ""))
     outcome.seconds, outcome.digest = round(seconds, 2), digest
     return outcome
+
+
+@functools.cache
+def _server() -> multiprocessing.context.ForkServerContext:
+    """The forkserver the gradings fork from; it imports PRELOAD once, with the grader's device settings
+    (this process's environment is where it takes them from, so they are set here first)."""
+    os.environ.update(DEVICE_ENV)
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    return context
+
+
+def _run_grader(arguments: list[str], cwd: str, env: dict[str, str], log: str) -> None:
+    """In the forked grading process: the grader's directory, environment and output file, then pytest."""
+    import pytest
+
+    os.chdir(cwd)
+    os.environ.clear()
+    os.environ.update(env)
+    sys.dont_write_bytecode = True  # what PYTHONDONTWRITEBYTECODE does at start-up
+    output = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    code = pytest.main(arguments)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(int(code))
 
 
 def _from_junit(task_id: str, report: Path, result: subprocess.CompletedProcess[str]) -> Grade:
