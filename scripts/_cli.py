@@ -58,7 +58,7 @@ PEP723_BLOCK = re.compile(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s(?P<content>(^#
 PROVIDED_BY = {
     "jax": "jax", "jaxlib": "jax", "numpy": "jax",
     "flax": "flax", "optax": "optax", "numpyro": "numpyro",
-    "orbax": "orbax-checkpoint", "absl": "orbax-checkpoint",
+    "orbax": "orbax-checkpoint", "absl": "orbax-checkpoint", "libcst": "libcst",
 }
 
 EXIT_CODES_HELP = f"""\

@@ -1,0 +1,249 @@
+"""Tests of scripts/jax_currency_check.py, run as a subprocess on real files, with the installed jax."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from script_runner import assert_one_line_error, run_script
+
+REPO = Path(__file__).resolve().parent.parent
+TOOL = REPO / "scripts" / "jax_currency_check.py"
+FIXTURES = REPO / "tests" / "fixtures" / "currency"
+DATA = FIXTURES / "api_changes.toml"
+MIGRATION = "references/migration.md"
+
+
+def run_tool(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return run_script(TOOL, *args, cwd=cwd)
+
+
+def copy_fixture(name: str, tmp_path: Path) -> Path:
+    target = tmp_path / name
+    shutil.copy(FIXTURES / name, target)
+    return target
+
+
+def findings(path: Path, *extra: str, data: Path = DATA) -> list[dict]:
+    """The JSON findings of one run; checks the exit status agrees with them."""
+    result = run_tool(path, "--data", data, "--json", *extra, cwd=path.parent if path.is_file() else path)
+    assert result.returncode in (0, 1), result.stderr
+    found = json.loads(result.stdout)
+    failing = [f for f in found if f["kind"] not in ("review", "unparsable")]
+    assert result.returncode == (1 if failing else 0), found
+    return found
+
+
+def by_line(found: list[dict]) -> dict[int, dict]:
+    return {f["line"]: f for f in found}
+
+
+def test_help_documents_flags_output_fix_and_exit_codes():
+    result = run_tool("--help")
+    assert result.returncode == 0
+    for text in ("--data", "--json", "--fix", "examples:", "exit codes:", "path:line:col: KIND old -> new",
+                 "cannot parse", "hedge", "review", "pip install 'libcst==", "rename = true"):
+        assert text in result.stdout, text
+
+
+def test_each_kind_of_old_form_is_found_through_the_imports(tmp_path: Path):
+    path = copy_fixture("old_forms.py", tmp_path)
+    lines = by_line(findings(path))
+    expected = {
+        4: ("removed", "jax.experimental.host_callback", ""),  # `import ... as hcb`
+        8: ("moved", "jax.experimental.shard_map.shard_map", "jax.shard_map"),  # from-import
+        12: ("removed", "jax.tree_map", "jax.tree.map"),
+        13: ("removed", "jax.numpy.round_", "jax.numpy.round"),  # jnp -> jax.numpy
+        14: ("deprecated", "jax.experimental.pjit.pjit", "jax.jit"),  # module from-import
+        15: ("renamed-keyword", "jax.shard_map(check_rep=)", "jax.shard_map(check_vma=)"),
+        16: ("review", "jax.make_mesh(axis_types=None)", "jax.make_mesh(axis_types=(AxisType.Explicit, ...))"),
+        17: ("review", "flax.nnx.Optimizer", "flax.nnx.Optimizer"),  # `from flax import nnx`
+    }
+    assert {line: (f["kind"], f["old"], f["new"]) for line, f in lines.items()} == expected
+    assert lines[12]["section"] == f"{MIGRATION}#tree-utilities-moved-to-jaxtree"
+    assert lines[15]["col"] == 72  # the keyword itself, 1-based
+    assert lines[16]["message"].startswith("default-changed")
+    assert lines[17]["message"].startswith("behaviour-changed: nnx.Optimizer(model, tx, wrt=...)")
+
+
+def test_text_lines_are_sorted_and_name_the_section(tmp_path: Path):
+    path = copy_fixture("old_forms.py", tmp_path)
+    result = run_tool(path.name, "--data", DATA, cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 8
+    assert lines[2] == (f"old_forms.py:12:15: removed jax.tree_map -> jax.tree.map "
+                        f"(read: {MIGRATION}#tree-utilities-moved-to-jaxtree)")
+    assert lines[0].startswith("old_forms.py:4:8: removed jax.experimental.host_callback -> (no replacement)")
+    assert [int(line.split(":")[1]) for line in lines] == sorted(int(line.split(":")[1]) for line in lines)
+
+
+def test_a_hedge_of_each_type(tmp_path: Path):
+    lines = by_line(findings(copy_fixture("hedges.py", tmp_path)))
+    assert {f["kind"] for f in lines.values()} == {"hedge"}
+    assert sorted(lines) == [12, 17, 22, 23, 24, 25, 26, 28, 32, 34, 35, 37]
+    assert lines[12]["old"] == "try: jax.shard_map ... except ImportError"
+    assert lines[17]["old"] == "try: jax.tree.map ... except AttributeError"
+    assert lines[22]["old"] == "hasattr(jax, 'tree')"
+    assert lines[23]["old"] == "getattr(optax, 'adamw', None)"
+    assert lines[25]["old"] == "warnings.filterwarnings('ignore', category=DeprecationWarning)"
+    assert lines[28]["old"].startswith("catch_warnings() + ignore around jax.numpy.sum")
+    assert (lines[32]["old"], lines[34]["old"], lines[35]["old"]) == (
+        "jax.__version__", "flax.__version__", "metadata.version('optax')")
+    assert lines[37]["old"] == "try: numpyro ... except Exception"
+
+
+def test_a_clean_modern_file_exits_0(tmp_path: Path):
+    path = copy_fixture("modern.py", tmp_path)
+    result = run_tool(path, "--data", DATA)
+    assert (result.returncode, result.stdout) == (0, ""), result.stdout + result.stderr
+
+
+def test_folders_are_searched_skipping_hidden_and_virtualenv_folders(tmp_path: Path):
+    for folder in ("pkg/sub", ".venv/lib", "lib/python3.12/site-packages/jaxlike", ".hidden"):
+        (tmp_path / folder).mkdir(parents=True)
+        shutil.copy(FIXTURES / "old_forms.py", tmp_path / folder / "code.py")
+    (tmp_path / "notes.txt").write_text("jax.tree_map\n")
+    found = findings(tmp_path)
+    assert {f["path"] for f in found} == {str(tmp_path / "pkg/sub/code.py")}
+
+
+def test_the_installed_jax_deprecation_tables_are_read(tmp_path: Path):
+    # Verified in the installed jax/__init__.py: `_deprecations["device_put_replicated"]` is
+    # (message, None), i.e. removed; jax/scipy/special.py keeps `lpmn` as a working deprecated name.
+    empty = tmp_path / "empty.toml"
+    empty.write_text("[versions.old]\n[versions.new]\n")
+    path = tmp_path / "legacy.py"
+    path.write_text("import jax\nfrom jax.scipy import special\n\n"
+                    "x = jax.device_put_replicated(1, jax.devices())\ny = special.lpmn(1, 1, 0.5)\n")
+    lines = by_line(findings(path, data=empty))
+    assert (lines[4]["kind"], lines[4]["old"], lines[4]["new"]) == (
+        "removed", "jax.device_put_replicated", "jax.device_put")
+    assert "jax.device_put_replicated is deprecated" in lines[4]["message"]
+    assert (lines[5]["kind"], lines[5]["old"]) == ("deprecated", "jax.scipy.special.lpmn")
+
+
+def test_the_tables_come_from_the_installed_modules():
+    sys.path.insert(0, str(REPO / "scripts"))
+    from jax_currency_check import installed_jax_changes
+
+    changes, note = installed_jax_changes()
+    assert note == ""
+    by_name = {c.name: c for c in changes}
+    assert by_name["jax.device_put_replicated"].kind == "removed"
+    assert by_name["jax.experimental.shard_map.shard_map"].kind == "deprecated"
+    assert by_name["jax.experimental.shard_map.shard_map"].new == "jax.shard_map"
+
+
+def test_an_unparsable_file_is_one_line_and_the_run_goes_on(tmp_path: Path):
+    (tmp_path / "broken.py").write_text("import jax\n\ndef f(:\n    pass\n")
+    only_broken = run_tool("broken.py", "--data", DATA, cwd=tmp_path)
+    assert only_broken.returncode == 0, only_broken.stderr
+    assert only_broken.stdout == "broken.py: cannot parse (SyntaxError: invalid syntax line 3)\n"
+    copy_fixture("old_forms.py", tmp_path)
+    both = run_tool(".", "--data", DATA, cwd=tmp_path)
+    assert both.returncode == 1
+    assert both.stdout.splitlines()[0] == "broken.py: cannot parse (SyntaxError: invalid syntax line 3)"
+    assert len(both.stdout.splitlines()) == 9
+
+
+def test_json_shape(tmp_path: Path):
+    found = findings(copy_fixture("old_forms.py", tmp_path))
+    assert all(set(f) == {"path", "line", "col", "kind", "old", "new", "section", "message"} for f in found)
+    assert all(isinstance(f["line"], int) and isinstance(f["col"], int) and f["col"] >= 1 for f in found)
+    assert found == sorted(found, key=lambda f: (f["path"], f["line"], f["col"]))
+
+
+def test_fix_rewrites_pure_renames_and_keeps_comments(tmp_path: Path):
+    path = copy_fixture("renames.py", tmp_path)
+    result = run_tool(path.name, "--data", DATA, "--fix", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [
+        "renames.py:4:40: fixed jax.experimental.shard_map.shard_map -> jax.shard_map",
+        "renames.py:9:15: fixed jax.tree_map -> jax.tree.map",
+        "renames.py:13:69: fixed jax.shard_map(check_rep=) -> jax.shard_map(check_vma=)",
+        "renames.py:14:21: fixed jax.numpy.round_ -> jax.numpy.round",
+    ]
+    expected = (FIXTURES / "renames.py").read_text().replace(
+        "from jax.experimental.shard_map import", "from jax import").replace(
+        "jax.tree_map(", "jax.tree.map(").replace("check_rep=", "check_vma=").replace("jnp.round_(", "jnp.round(")
+    assert path.read_text() == expected
+    assert "# double every leaf (this comment stays)" in expected and "# the old home of shard_map" in expected
+    again = run_tool(path.name, "--data", DATA, cwd=tmp_path)
+    assert (again.returncode, again.stdout) == (0, "")
+
+
+def test_fix_rewrites_import_lines_through_aliases(tmp_path: Path):
+    path = tmp_path / "aliases.py"
+    path.write_text(
+        "import jax.experimental.shard_map as shmap\n"
+        "from jax import tree_map\n"
+        "from jax.numpy import round_, sin  # both\n\n"
+        "y = shmap.shard_map(sin, mesh=None, in_specs=None, out_specs=None)\n"
+        "z = tree_map(round_, [1.5])\n")
+    result = run_tool(path.name, "--data", DATA, "--fix", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert path.read_text() == (
+        "from jax.tree import map as tree_map\n"
+        "from jax.numpy import round as round_, sin  # both\n"
+        "import jax\n\n"
+        "y = jax.shard_map(sin, mesh=None, in_specs=None, out_specs=None)\n"
+        "z = tree_map(round_, [1.5])\n")
+
+
+def test_fix_leaves_other_findings_and_files_alone(tmp_path: Path):
+    path = copy_fixture("old_forms.py", tmp_path)
+    bystander = copy_fixture("renames.py", tmp_path)
+    result = run_tool(path.name, "--data", DATA, "--fix", cwd=tmp_path)
+    assert result.returncode == 1
+    assert bystander.read_text() == (FIXTURES / "renames.py").read_text()
+    left = [line.split(": ", 1)[1].split(" ")[0] for line in result.stdout.splitlines() if ": fixed " not in line]
+    assert left == ["removed", "deprecated", "review", "review"]  # host_callback, pjit, make_mesh, Optimizer
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["missing_dir/"], "no such file or folder: missing_dir/"),
+        ([".", "--data", "nope.toml"], "no data file nope.toml"),
+        ([".", "--colour"], "unrecognized arguments: --colour"),
+        ([], "the following arguments are required: PATH"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args: list[str], fragment: str, tmp_path: Path):
+    assert_one_line_error(run_tool(*args, cwd=tmp_path), 2, fragment)
+
+
+def test_a_malformed_data_file_is_a_usage_error(tmp_path: Path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[change]\nold = \n")
+    assert_one_line_error(run_tool(".", "--data", bad, cwd=tmp_path), 2, "cannot read data file")
+
+
+def test_the_default_data_file_is_next_to_the_plugin_root():
+    result = run_tool("--help")
+    assert str(REPO / "api_changes.toml") in " ".join(result.stdout.split())
+
+
+def test_without_jax_and_libcst_the_check_runs_and_fix_names_the_pin(tmp_path: Path):
+    """A bare virtualenv (standard library only): the deprecation tables are skipped with a note,
+    the data file is still checked, and --fix stops with one line naming the pinned LibCST."""
+    venv = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    path = copy_fixture("renames.py", tmp_path)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(venv / "bin" / "python"), str(TOOL), path.name, "--data", str(DATA), *args],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+
+    checked = run()
+    assert checked.returncode == 1 and len(checked.stdout.splitlines()) == 4, checked.stdout + checked.stderr
+    assert checked.stderr.startswith("note: jax is not importable")
+    fixed = run("--fix")
+    assert_one_line_error(fixed, 2, "--fix needs LibCST", "pip install 'libcst==1.9.0'")
+    assert path.read_text() == (FIXTURES / "renames.py").read_text()
