@@ -20,7 +20,7 @@ Claims, asserted:
   and `everything_saveable` (remat boundaries that save everything) uses MORE memory than no remat,
   because the checkpoint boundaries stop XLA from fusing across layers.
 
-Run: `python examples/remat_memory.py` (about 10 s of CPU time on a 2-core x86_64 Xeon); see
+Run: `python examples/remat_memory.py` (about 10 s of CPU time on a 2-core x86_64 AMD EPYC); see
 references/memory_remat.md for what each policy saves.
 """
 

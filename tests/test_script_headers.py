@@ -25,6 +25,8 @@ OPTIONAL = {
     "examples/flax_nnx_training.py": [],
     "examples/orbax_checkpointing.py": [],
     "examples/numpyro_inference.py": [],
+    "examples/port_pytorch_block.py": [],
+    "scripts/port_check.py": ["ref.npz", "--model", "port.py:make"],
 }
 
 
