@@ -112,9 +112,14 @@ def _section(task: Task, reference: dict, wrong: dict) -> list[str]:
 
 
 def _result(grade: dict, width: int = 240) -> str:
-    """The status, and the first failure's message cut to `width` characters."""
-    message = grade["message"] if len(grade["message"]) <= width else grade["message"][: width - 3] + "..."
-    return grade["status"] if not message else f"{grade['status']}: {_text(message)}"
+    """The status (a pass is `clean` when the currency checker found nothing), and the first failure's
+    message or the checker's findings, cut to `width` characters."""
+    status = grade["status"]
+    if status == "passed":
+        status = "passed, not clean" if grade["findings"] else "passed, clean"
+    message = grade["message"] or "; ".join(grade["findings"])
+    message = message if len(message) <= width else message[: width - 3] + "..."
+    return status if not message else f"{status}: {_text(message)}"
 
 
 def _text(text: str) -> str:

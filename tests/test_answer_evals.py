@@ -64,9 +64,11 @@ def test_metadata_problems_are_named(tmp_path: Path):
     toml = toml.replace(f'id = "{EXAMPLE}"', 'id = "other"').replace('skill = "python-jax"\nlibraries', 'skill = "pytorch"\nlibraries')
     toml = toml.replace("https://github.com/jax-ml/jax/issues/2521", "http://example.com/post")
     toml = re.sub(r'(section = "references/\w+\.md)#[\w-]+"', r'\1#no-such-heading"', toml)
+    toml = 'port = "matlab"\n' + toml + '\n[delta]\nlibrary = "jax"\nkind = "removed"\nold = "jax.no_such_name"\n'
     (folder / "task.toml").write_text(toml, encoding="utf-8")
     found = "\n".join(problems(folder))
     for expected in ("id 'other' is not the folder name", "skill 'pytorch' is not one of",
+                     "port 'matlab' is not one of", "[delta] jax removed 'jax.no_such_name' is not in api_changes.toml",
                      "is not an https URL of a thread", "has no heading with anchor #no-such-heading",
                      "grader.py: missing", "test_grader.py: a grader must not be named test_*.py",
                      "_reference/bad-task/history.py: missing"):
@@ -237,12 +239,14 @@ def test_the_live_pipeline_with_a_stand_in_client_reports_the_difference(tmp_pat
     printed = result.stdout
     assert "pass rate with the bundle 100%, without 0%, difference +100 points (1 task)" in printed
     assert f"tasks the baseline fails: {EXAMPLE}" in printed
+    assert "clean-pass rate with the bundle 100%, without 0%, difference +100 points (1 task)" in printed
     assert [line.split() for line in printed.splitlines() if line.startswith(EXAMPLE)] == [
-        [EXAMPLE, "python-jax", "passed", "failed", "yes"]]
-    assert ["python-jax", "1", "1", "0", "+1"] in [line.split() for line in printed.splitlines()]
+        [EXAMPLE, "python-jax", "passed,", "clean", "failed", "yes"]]
+    assert ["python-jax", "1", "1", "0", "+1", "1", "0", "+1"] in [line.split() for line in printed.splitlines()]
     assert "client: Claude Code 0.0.0, model default, mode oneshot" in printed
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert summary["pass_rate"] == {"bundle": 1.0, "baseline": 0.0} and summary["baseline_fails"] == [EXAMPLE]
+    assert summary["clean_pass_rate"] == {"bundle": 1.0, "baseline": 0.0}
     (row,) = summary["tasks"]
     assert row["bundle"]["status"] == "passed" and row["baseline"]["status"] == "failed"
     assert row["sessions"]["bundle"]["invoked"] == ["jax-pro:python-jax"] and row["sessions"]["baseline"]["invoked"] == []

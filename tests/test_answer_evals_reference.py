@@ -1,4 +1,5 @@
-"""Every task's reference answer passes its grader, each grading in under a minute.
+"""Every task's reference answer clean-passes its grader (passes, and the currency checker finds no old
+API form or version hedge in it), each grading in under a minute.
 
 `python dev/answer_eval.py --grade evals/answers/_reference`, as the README gives it; the wrong answers
 are graded in test_answer_evals_wrong.py, so that the two gradings run on the two workers at once.
@@ -28,8 +29,9 @@ def test_the_runner_passes_every_reference_answer(graded):
 
 
 @pytest.mark.parametrize("task", TASK_IDS)
-def test_reference_answer_passes_in_under_a_minute(graded, task: str):
+def test_reference_answer_clean_passes_in_under_a_minute(graded, task: str):
     grade = graded[1][task]
     assert grade["status"] == "passed", f"{grade['status']}: {grade['message']}"
+    assert grade["findings"] == [], "the currency checker finds: " + "; ".join(grade["findings"])
     assert grade["tests"] >= 1
     assert grade["seconds"] < MAX_SECONDS, f"grading took {grade['seconds']} s"

@@ -22,22 +22,27 @@ class Comparison:
     grades: dict[str, dict[str, Grade]]  # arm -> task id -> grade
 
     def task_rows(self) -> list[list[object]]:
-        """Per task: its skill, each arm's grade, and whether the bundle arm loaded the task's skill."""
-        return [[task.id, task.skill, self.grades["bundle"][task.id].status, self.grades["baseline"][task.id].status,
+        """Per task: its skill, each arm's grade (with `clean` for a clean pass), and whether the bundle arm
+        loaded the task's skill."""
+        return [[task.id, task.skill, *(verdict(self.grades[arm][task.id]) for arm in ARMS),
                  "yes" if skill_loaded(task, self.sessions[(task.id, "bundle")]) else "no"] for task in self.tasks]
 
     def skill_rows(self) -> list[list[object]]:
-        """Per skill with tasks: how many, passes with and without the bundle, and the difference."""
+        """Per skill with tasks: how many, passes and clean passes with and without the bundle, and the differences."""
         rows = []
         for skill in SKILLS:
             ids = [task.id for task in self.tasks if task.skill == skill]
             if ids:
                 passes = [sum(self.grades[arm][i].passed for i in ids) for arm in ARMS]
-                rows.append([skill, len(ids), passes[0], passes[1], f"{passes[0] - passes[1]:+d}"])
+                cleans = [sum(self.grades[arm][i].clean for i in ids) for arm in ARMS]
+                rows.append([skill, len(ids), passes[0], passes[1], f"{passes[0] - passes[1]:+d}",
+                             cleans[0], cleans[1], f"{cleans[0] - cleans[1]:+d}"])
         return rows
 
-    def pass_rate(self) -> dict[str, float]:
-        return {arm: sum(g.passed for g in self.grades[arm].values()) / len(self.tasks) for arm in ARMS}
+    def pass_rate(self, clean: bool = False) -> dict[str, float]:
+        """Per arm, the share of tasks passed (or clean-passed)."""
+        return {arm: sum(g.clean if clean else g.passed for g in self.grades[arm].values()) / len(self.tasks)
+                for arm in ARMS}
 
     def baseline_fails(self) -> list[str]:
         return [task.id for task in self.tasks if not self.grades["baseline"][task.id].passed]
@@ -45,12 +50,20 @@ class Comparison:
     def summary(self) -> dict:
         """Everything as JSON-ready data: pass rates, the tasks the baseline fails, each task's grades and sessions."""
         return {
-            "pass_rate": self.pass_rate(), "baseline_fails": self.baseline_fails(),
+            "pass_rate": self.pass_rate(), "clean_pass_rate": self.pass_rate(clean=True),
+            "baseline_fails": self.baseline_fails(),
             "tasks": [{"task": t.id, "skill": t.skill,
                        **{arm: dataclasses.asdict(self.grades[arm][t.id]) for arm in ARMS},
                        "sessions": {arm: dataclasses.asdict(self.sessions[(t.id, arm)]) for arm in ARMS}}
                       for t in self.tasks],
         }
+
+
+def verdict(grade: Grade) -> str:
+    """A grade's status, `passed, clean` for a clean pass and `passed, not clean` when the checker found something."""
+    if not grade.passed:
+        return grade.status
+    return "passed, clean" if grade.clean else "passed, not clean"
 
 
 def measure(tasks: list[Task], options: SessionOptions, home: Path, out: Path, workers: int,

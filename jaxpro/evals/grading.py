@@ -24,11 +24,13 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from jaxpro.evals import EvalError
 from jaxpro.evals.tasks import ANSWERS, LIBRARIES, Task
-from jaxpro.repo import pins, shown
+from jaxpro.repo import REPO, pins, shown
 
 DEVICE_ENV = {"JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_force_host_platform_device_count=8"}
 FAILING = ("failed", "error", "timeout")  # statuses of an answer that ran and was rejected
+CHECKER = REPO / "scripts" / "jax_currency_check.py"  # old forms and version hedges: a clean pass has none
 PRELOAD = ["pytest", "jax", "jax.numpy", "flax.nnx", "optax", "numpyro", "numpyro.infer", "orbax.checkpoint"]
 
 
@@ -44,10 +46,16 @@ class Grade:
     seconds: float = 0.0
     message: str = ""
     digest: str = ""
+    findings: list[str] = dataclasses.field(default_factory=list)  # the currency checker's, one line each
 
     @property
     def passed(self) -> bool:
         return self.status == "passed"
+
+    @property
+    def clean(self) -> bool:
+        """A clean pass: the grader passes and the answer holds no old API form and no version hedge."""
+        return self.passed and not self.findings
 
 
 def grading_env(answer: Path) -> dict[str, str]:
@@ -146,9 +154,36 @@ def _tail(text: str) -> str:
 
 
 def grade_all(tasks: list[Task], answers: Path, workers: int, timeout: float) -> list[Grade]:
-    """Grade every task's answer, `workers` gradings at a time, in task order."""
+    """Grade every task's answer, `workers` gradings at a time, in task order, each with the currency
+    checker's findings in its answer folder."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda task: grade(task, answers, timeout), tasks))
+        grades = list(pool.map(lambda task: grade(task, answers, timeout), tasks))
+    found = currency(answers, [task.id for task in tasks])
+    for g in grades:
+        g.findings = found.get(g.task, [])
+    return grades
+
+
+def currency(answers: Path, task_ids: list[str]) -> dict[str, list[str]]:
+    """Per task id, what scripts/jax_currency_check.py finds in its answer folder: old forms of the API
+    delta and version-probing hedges (its `review` notes on changed defaults are not counted). One run
+    of the checker covers every folder."""
+    folders = [answers / task_id for task_id in task_ids if (answers / task_id).is_dir()]
+    if not folders:
+        return {}
+    result = subprocess.run([sys.executable, str(CHECKER), "--json", *map(str, folders)], capture_output=True,
+                            text=True, timeout=600)
+    if result.returncode not in (0, 1):
+        raise EvalError(f"the currency checker failed (exit {result.returncode}): {_tail(result.stderr)}")
+    found: dict[str, list[str]] = {}
+    root = answers.resolve()
+    for finding in json.loads(result.stdout):
+        if finding["kind"] == "review":
+            continue
+        path = Path(finding["path"]).resolve()
+        task_id, file = path.relative_to(root).parts[0], "/".join(path.relative_to(root).parts[1:])
+        found.setdefault(task_id, []).append(f"{file}:{finding['line']}: {finding['kind']} {finding['old']} -> {finding['new']}")
+    return found
 
 
 def record(grades: list[Grade], answers: Path, path: Path) -> None:

@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 from urllib.parse import urlparse
 
+from jaxpro import api_changes
 from jaxpro.anchors import anchors
 from jaxpro.evals import EvalError
 from jaxpro.repo import REPO, pins
@@ -22,6 +23,7 @@ TABLE_KEYS = {"source": ("url", "title", "maintainers_answer"), "bundle": ("skil
 SOURCE_HOSTS = ("github.com", "stackoverflow.com", "forum.pyro.ai")  # and any *.stackexchange.com
 LIBRARIES = ("jax", "flax", "optax", "orbax-checkpoint", "numpyro")  # the pins the prompt states
 SHARED = ("conftest.py", "grading.py", "pytest.ini")  # every grading depends on these
+PORT_SOURCES = ("pytorch", "numpy", "tensorflow")  # `port = "..."`: the framework a porting task starts from
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,6 +133,9 @@ def problems(folder: Path) -> list[str]:
         found.append(f"{name}/task.toml: [source].url {meta['source']['url']!r} is not an https URL of a thread "
                      f"on {', '.join(SOURCE_HOSTS)} or *.stackexchange.com")
     found += section_problems(name, str(meta["bundle"]["section"]))
+    found += delta_problems(name, meta.get("delta"))
+    if "port" in meta and meta["port"] not in PORT_SOURCES:
+        found.append(f"{name}/task.toml: port {meta['port']!r} is not one of {', '.join(PORT_SOURCES)}")
     if not (folder / "grader.py").is_file():
         found.append(f"{name}/grader.py: missing")
     found += [f"{name}/{p.name}: a grader must not be named test_*.py" for p in folder.glob("test_*.py")]
@@ -138,6 +143,20 @@ def problems(folder: Path) -> list[str]:
         if not (ANSWERS / answers / folder.name / f"{meta['module']}.py").is_file():
             found.append(f"evals/answers/{answers}/{folder.name}/{meta['module']}.py: missing")
     return found
+
+
+def delta_problems(name: str, delta: object) -> list[str]:
+    """An optional [delta] table names the api_changes.toml entry a task rests on: library, kind, old."""
+    if delta is None:
+        return []
+    if not isinstance(delta, dict) or set(delta) != {"library", "kind", "old"}:
+        return [f"{name}/task.toml: [delta] must have exactly library, kind and old (an entry of api_changes.toml)"]
+    if delta["kind"] == "added":
+        return [f"{name}/task.toml: [delta] must rest on a change of an existing API, not an addition"]
+    known = {(c.library, c.kind, c.old) for c in api_changes.load()[1]}
+    if (delta["library"], delta["kind"], delta["old"]) not in known:
+        return [f"{name}/task.toml: [delta] {delta['library']} {delta['kind']} {delta['old']!r} is not in api_changes.toml"]
+    return []
 
 
 def section_problems(name: str, section: str) -> list[str]:
