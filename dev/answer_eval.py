@@ -30,7 +30,16 @@ and the tasks the baseline fails. Every task costs two client sessions of paid A
     ANTHROPIC_API_KEY=... python dev/answer_eval.py --model sonnet
     python dev/answer_eval.py --home ~ --model haiku --mode agentic --task loss-history-append-jit
 
-The client is the pinned CLI under .tools/, or $JAXPRO_CLAUDE if set. Offline: --list prints the tasks; --check-client runs the exact client command lines of both arms and
+The client is the pinned CLI under .tools/, or $JAXPRO_CLAUDE if set. Helper-run arms (assistants that are not driven through the CLI, e.g. a coding session's sub-agents):
+`--prepare baseline|bundle --out DIR` lays out the tasks, their exact prompts and the arm's brief (see
+jaxpro/evals/arms.py); after the assistant has written its answers, grade them with `--grade DIR/tasks
+--record DIR/grades.json`, and compare two arms, task by task and per skill, with `--compare DIR_A DIR_B`:
+
+    python dev/answer_eval.py --prepare baseline --out /tmp/arms/baseline
+    python dev/answer_eval.py --grade /tmp/arms/baseline/tasks --record /tmp/arms/baseline/grades.json
+    python dev/answer_eval.py --compare evals/runs/2026-11-25-baseline evals/runs/2026-11-25-bundle
+
+Offline: --list prints the tasks; --check-client runs the exact client command lines of both arms and
 both modes without credentials and checks what the client sets up (plugin skills, allowed tools).
 """
 
@@ -43,7 +52,7 @@ import json
 import sys
 from pathlib import Path
 
-from jaxpro.evals import EvalError
+from jaxpro.evals import EvalError, arms
 from jaxpro.evals.client import choose_home, client_version
 from jaxpro.evals.compare import measure
 from jaxpro.evals.grading import FAILING, grade_all, record
@@ -53,6 +62,7 @@ from jaxpro.evals.tasks import SKILLS, Task, load_tasks, readable
 from jaxpro.repo import REPO, shown
 
 OFFLINE = "use --grade DIR, --list or --check-client to work offline"
+MODES_OF_ARMS = ("baseline", "bundle")
 
 
 def live(tasks: list[Task], args: argparse.Namespace) -> int:
@@ -94,6 +104,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     mode.add_argument("--list", action="store_true", help="print the tasks and exit")
     mode.add_argument("--check-client", action="store_true",
                       help="run both arms' and modes' client command lines offline and check their setup")
+    mode.add_argument("--prepare", choices=MODES_OF_ARMS, metavar="ARM",
+                      help="lay out a helper-run arm (baseline or bundle) under --out: tasks, prompts, brief")
+    mode.add_argument("--compare", nargs=2, type=Path, metavar=("DIR_A", "DIR_B"),
+                      help="compare two graded arms: per task, per skill, delta tasks and in total")
     parser.add_argument("--expect", choices=("pass", "fail"), default="pass",
                         help="with --grade: exit 0 only if every answer passes (default), or only if every one fails")
     parser.add_argument("--record", type=Path, metavar="FILE", help="with --grade: also write the grades as JSON to FILE")
@@ -129,6 +143,20 @@ def main(argv: list[str] | None = None) -> int:
         usable = [task for task in tasks if not task.error] or readable(tasks)  # any readable task's prompt will do
         for line in check_client(usable[0]):
             print(line)
+        return 0
+    if args.prepare:
+        brief = arms.prepare(tasks, args.prepare, args.out.resolve())
+        print(f"prepared the {args.prepare} arm for {len(tasks)} tasks: give the assistant {brief}; then grade with "
+              f"--grade {brief.parent / 'tasks'} --record {brief.parent / 'grades.json'}")
+        return 0
+    if args.compare:
+        first, second = (arms.ArmGrades.read(folder.resolve()) for folder in args.compare)
+        print_table(["task", "skill", "delta", first.arm, second.arm], arms.compare_rows(tasks, first, second))
+        print()
+        print_table(["set", "tasks", f"passed {first.arm} → {second.arm}", "clean-passed", "clean-pass rate"],
+                    arms.rate_rows(tasks, first, second))
+        print(f"\ntasks {first.arm} clean-passes and {second.arm} does not: "
+              + (", ".join(arms.lost(tasks, first, second)) or "none"))
         return 0
     if args.grade is None:
         return live(tasks, args)

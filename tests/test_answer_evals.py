@@ -253,3 +253,45 @@ def test_the_live_pipeline_with_a_stand_in_client_reports_the_difference(tmp_pat
     for arm in ARMS:
         assert (tmp_path / "out" / "transcripts" / arm / f"{EXAMPLE}.jsonl").is_file()
         assert (tmp_path / "out" / "answers" / arm / EXAMPLE / "history.py").is_file()
+
+
+def test_prepare_lays_out_blind_arms(tmp_path: Path):
+    """The baseline arm gets the tasks and a brief only; the bundle arm also the plugin, without anything
+    that holds or grades an answer."""
+    for arm in ("baseline", "bundle"):
+        out = tmp_path / arm
+        result = run("--prepare", arm, "--out", str(out), "--task", EXAMPLE, "--task", "hessian-diagonal")
+        assert result.returncode == 0, result.stderr
+        (task,) = load_tasks([EXAMPLE])
+        assert (out / "tasks" / EXAMPLE / "PROMPT.md").read_text(encoding="utf-8") == task.prompt()
+        brief = (out / "BRIEF.md").read_text(encoding="utf-8")
+        assert "Do not run any code" in brief and "Answer every task" in brief
+        assert json.loads((out / "arm.json").read_text(encoding="utf-8"))["tasks"] == ["hessian-diagonal", EXAMPLE]
+    assert not (tmp_path / "baseline" / "plugin").exists() and "SKILL.md" not in (tmp_path / "baseline" / "BRIEF.md").read_text()
+    plugin = tmp_path / "bundle" / "plugin"
+    assert (plugin / "skills" / "python-jax" / "SKILL.md").is_file() and (plugin / "references").is_dir()
+    assert not any((plugin / name).exists() for name in ("evals", "tests", "dev", "docsite", "jaxpro", ".git"))
+    reference = (ANSWERS / "_reference" / EXAMPLE / "history.py").read_text(encoding="utf-8")
+    assert not [p for p in plugin.rglob("*.py") if p.read_text(encoding="utf-8") == reference]
+    brief = (tmp_path / "bundle" / "BRIEF.md").read_text(encoding="utf-8")
+    assert all(f"**{name} (skill)**" in brief for name in SKILLS[:-1]) and "**jax-pro (agent)**" in brief
+    again = run("--prepare", "bundle", "--out", str(tmp_path / "bundle"), "--task", EXAMPLE)
+    assert again.returncode == 2 and "already exists" in again.stderr
+
+
+def test_compare_reports_both_arms_per_task_and_in_total(tmp_path: Path):
+    arms = {}
+    for name, answers in (("first", "_wrong"), ("second", "_reference")):
+        arms[name] = tmp_path / name
+        assert run("--prepare", "baseline", "--out", str(arms[name]), "--task", EXAMPLE).returncode == 0
+        shutil.copy(ANSWERS / answers / EXAMPLE / "history.py", arms[name] / "tasks" / EXAMPLE / "history.py")
+        graded = run("--grade", str(arms[name] / "tasks"), "--task", EXAMPLE, "--record", str(arms[name] / "grades.json"))
+        assert graded.returncode == (1 if answers == "_wrong" else 0), graded.stdout + graded.stderr
+    result = run("--compare", str(arms["first"]), str(arms["second"]), "--task", EXAMPLE)
+    assert result.returncode == 0, result.stderr
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert [EXAMPLE, "python-jax", "failed", "clean", "pass"] in lines
+    assert ["all", "1", "0", "→", "1", "(+1)", "0", "→", "1", "(+1)", "0%", "→", "100%"] in lines
+    assert result.stdout.rstrip().endswith("tasks baseline clean-passes and baseline does not: none")
+    missing = run("--compare", str(arms["first"]), str(tmp_path), "--task", EXAMPLE)
+    assert missing.returncode == 2 and "grades.json: missing" in missing.stderr
