@@ -1,0 +1,10 @@
+"""Clip by global norm + SGD with optax; the logged norm from optax.tree.norm."""
+
+import jax
+import optax
+
+
+def clipped_sgd_step(params, grads, learning_rate: float, max_norm: float):
+    optimizer = optax.chain(optax.clip_by_global_norm(max_norm), optax.sgd(learning_rate))
+    updates, _ = optimizer.update(grads, optimizer.init(params), params)
+    return optax.apply_updates(params, updates), optax.tree.norm(grads)
