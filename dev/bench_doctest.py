@@ -15,7 +15,8 @@ Results go to results/doctest_benchmark.md.
 The harness's own cost: `--overhead FILE` times, in alternating pairs, the file under pytest with
 mdexec (as this repository configures it, `-n 0`) and the same blocks executed bare by one Python
 process (one namespace, `fresh` honoured, expected exceptions caught, skipped blocks skipped, no
-output checks, no records), and prints each pair's ratio and the median:
+output checks, no records), and prints each pair's CPU-time ratio (user + system, which a shared
+machine disturbs far less than wall time; wall times are shown too) and the median:
 
     python dev/bench_doctest.py --overhead references/sharp_bits.md --pairs 5
 """
@@ -26,6 +27,7 @@ import argparse
 import importlib.util
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -211,23 +213,33 @@ def run_bare(path: Path) -> None:
             pass
 
 
+def cpu_seconds() -> float:
+    """User plus system CPU time of this process's finished children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def overhead(path: Path, pairs: int) -> list[tuple[float, float]]:
-    """(mdexec seconds, bare seconds) for `pairs` alternating runs, each in a fresh process."""
+    """(mdexec CPU seconds, bare CPU seconds) for `pairs` alternating runs, each a fresh process.
+
+    CPU time (user + system, all threads) rather than wall time: on a shared machine the wall time of
+    one run depends on what else runs, its CPU time much less. Wall times are printed beside it."""
     env = {**os.environ, "XLA_FLAGS": DEVICE_FLAGS}
     harness = [sys.executable, "-m", "pytest", "-q", "-n", "0", str(path)]
     bare = [sys.executable, __file__, "--bare", str(path)]
     results = []
     for index in range(pairs):
-        seconds = {}
+        seconds, wall = {}, {}
         for name, command in (("harness", harness), ("bare", bare))[:: 1 if index % 2 == 0 else -1]:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), cpu_seconds()
             done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
-            seconds[name] = time.perf_counter() - start
+            seconds[name], wall[name] = cpu_seconds() - cpu, time.perf_counter() - start
             if done.returncode != 0:
                 raise SystemExit(f"error: {name} run of {path} failed:\n{(done.stdout + done.stderr)[-2000:]}")
         results.append((seconds["harness"], seconds["bare"]))
-        print(f"pair {index + 1}: mdexec {seconds['harness']:.2f} s, bare {seconds['bare']:.2f} s, "
-              f"ratio {seconds['harness'] / seconds['bare']:.3f}", flush=True)
+        print(f"pair {index + 1}: CPU mdexec {seconds['harness']:.2f} s, bare {seconds['bare']:.2f} s, "
+              f"ratio {seconds['harness'] / seconds['bare']:.3f} (wall {wall['harness']:.2f} s, {wall['bare']:.2f} s)",
+              flush=True)
     return results
 
 
@@ -248,7 +260,7 @@ def main() -> int:
         ratios = sorted(h / b for h, b in results)
         from _report import environment_stamp
 
-        print(f"median ratio {ratios[len(ratios) // 2]:.3f} over {len(ratios)} pairs "
+        print(f"median CPU-time ratio {ratios[len(ratios) // 2]:.3f} over {len(ratios)} pairs "
               f"(min {ratios[0]:.3f}, max {ratios[-1]:.3f}); {environment_stamp()}")
         return 0
     os.environ["XLA_FLAGS"] = DEVICE_FLAGS  # so the stamp reports the devices the runs used

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import shutil
@@ -36,12 +37,24 @@ class FileSandbox:
         self._workdir = tempfile.mkdtemp(prefix=f"mdexec-{self.label}-")
         os.chdir(self._workdir)
         self._jax_config = _jax_config_snapshot()
+        freeze_heap()
 
     def exit(self) -> None:
         os.chdir(self._old_cwd)
         shutil.rmtree(self._workdir, ignore_errors=True)
         if self._jax_config is not None:
             _restore_jax_config(self._jax_config)
+
+
+def freeze_heap() -> None:
+    """Collect garbage, then move every object still alive (the imported libraries, above all jax) out
+    of the collector's reach.
+
+    pytest allocates many small objects per item, which sets off full collections; each full pass would
+    otherwise walk jax's whole module state again. Frozen objects stay alive, which they would anyway.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def _jax_config_snapshot() -> dict | None:

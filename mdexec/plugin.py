@@ -86,6 +86,7 @@ class MarkdownFile(pytest.File):
         try:
             self.sandbox.exit()
         finally:
+            self.namespace = Namespace.fresh(str(self.path))  # free the file's arrays before the next file
             if self.recorder is not None:
                 self.recorder.write()
 

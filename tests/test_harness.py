@@ -189,3 +189,12 @@ def test_record_is_off_by_default_and_with_an_empty_value(tmp_path: Path):
     result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert json.loads((tmp_path / "out/docs/guide.md.json").read_text(encoding="utf-8"))["blocks"][0]["stdout"] == "1\n"
+
+
+def test_the_heap_is_frozen_when_a_file_starts():
+    """dev/bench_doctest.py --overhead measures what this saves: pytest's per-item allocations set off
+    full collections, which would walk jax's module state each time."""
+    run = run_pytest("frozen_heap.md", "basic.md")
+    assert run.returncode == 0, run.output
+    assert run.count("passed") == 5
+    assert "tests/fixtures/md/frozen_heap.md: 1 executed, 0 skipped" in run.output
