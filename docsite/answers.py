@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from docsite import BUILD, REPO
 from docsite.records import RUN_TESTS, RecordProblem
-from jaxpro.evals import EvalError
+from jaxpro.evals import EvalError, arms
 from jaxpro.evals.grading import FAILING
 from jaxpro.evals.tasks import ANSWERS, Task, load_tasks, readable
 from jaxpro.repo import pins
@@ -73,16 +73,38 @@ def answers_page(results: Path = RESULTS) -> str:
         "",
         f"Latest grading ({reference['date']}, Python {reference['python']}, {versions}): "
         f"**{passed} of {len(tasks)} reference answers pass**, **{rejected} of {len(tasks)} wrong answers fail**.",
-        "",
-        "| Task | Skill | Reference answer | Wrong answer |",
-        "| --- | --- | --- | --- |",
     ]
+    out += _lift(tasks)
+    out += ["", "| Task | Skill | Reference answer | Wrong answer |", "| --- | --- | --- | --- |"]
     for task in tasks:
         out.append(f"| [{task.id}](#{task.id}) | {task.skill} | {_result(reference['grades'][task.id], 100)} | "
                    f"{_result(wrong['grades'][task.id], 100)} |")
     for task in tasks:
         out += ["", *_section(task, reference["grades"][task.id], wrong["grades"][task.id])]
     return "\n".join(out) + "\n"
+
+
+def _lift(tasks: list[Task]) -> list[str]:
+    """The latest measured pair of arms under evals/runs/: who wrote the answers, and pass and clean-pass
+    per skill, on the delta tasks and in total. Empty when no pair has been measured."""
+    latest = arms.latest_runs()
+    if latest is None:
+        return []
+    baseline, bundle = latest
+    about = {arm.arm: arms.run_description(arm) for arm in latest}
+    graded = [task for task in tasks if task.id in baseline.grades and task.id in bundle.grades]
+    rows = arms.rate_rows(graded, baseline, bundle)
+    written = about["bundle"].get("writer", "not recorded")
+    out = ["", "## The lift, measured", "",
+           f"The latest pair of arms in `evals/runs/`: {baseline.folder.name} and {bundle.folder.name}. Written by "
+           f"{written}; {about['bundle'].get('how', 'how it was run is not recorded')}. Blindness of the baseline: "
+           f"{about['baseline'].get('blindness', 'not recorded')}. A clean pass is a pass in which the currency "
+           "checker finds no old API form and no version hedge.", "",
+           "| set | tasks | passed, baseline → bundle | clean-passed | clean-pass rate |", "| --- | --- | --- | --- | --- |"]
+    out += [f"| {' | '.join(str(cell) for cell in row)} |" for row in rows]
+    lost = arms.lost(graded, baseline, bundle)
+    out += ["", "Tasks the baseline clean-passes and the bundle does not: " + (", ".join(lost) or "none") + "."]
+    return out
 
 
 def _section(task: Task, reference: dict, wrong: dict) -> list[str]:

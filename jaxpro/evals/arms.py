@@ -121,6 +121,29 @@ class ArmGrades:
         return cls(folder, arm, {grade["task"]: grade for grade in data["grades"]})
 
 
+RUNS = REPO / "evals" / "runs"  # committed arms: <date>-<arm>/ with tasks/, grades.json, arm.json, run.json
+
+
+def latest_runs(runs: Path = RUNS) -> tuple[ArmGrades, ArmGrades] | None:
+    """The newest date that has both a baseline and a bundle arm under `runs`, as (baseline, bundle)."""
+    found: dict[str, dict[str, Path]] = {}
+    for folder in sorted(runs.glob("*-*")) if runs.is_dir() else []:
+        date, _, arm = folder.name.rpartition("-")
+        if arm in ARMS and (folder / "grades.json").is_file():
+            found.setdefault(date, {})[arm] = folder
+    complete = [date for date, arms in found.items() if set(arms) == set(ARMS)]
+    if not complete:
+        return None
+    newest = found[max(complete)]
+    return ArmGrades.read(newest["baseline"]), ArmGrades.read(newest["bundle"])
+
+
+def run_description(arm: ArmGrades) -> dict:
+    """The arm's run.json: who wrote the answers (client, model), how it was run, how blindness was kept."""
+    path = arm.folder / "run.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
 def compare_rows(tasks: list[Task], first: ArmGrades, second: ArmGrades) -> list[list[object]]:
     """Per task: its skill, whether it rests on the API delta, and each arm's verdict."""
     return [[task.id, task.skill, "yes" if "delta" in task.meta else "", _verdict(first.grades.get(task.id)),
