@@ -4,7 +4,8 @@
 # ///
 """Find old JAX-ecosystem APIs and version-probing hedges in Python code; --fix rewrites pure renames.
 
-Reads the files with `ast` (nothing is imported or run) and reports, one line per finding:
+Reads the files with `ast` (they are never imported or run; the installed libraries are imported to
+read their deprecation tables, names and signatures) and reports, one line per finding:
 
   removed / moved / deprecated   a use of an old form listed in api_changes.toml
   renamed-keyword                a call passing a keyword that was renamed (or removed)
@@ -12,6 +13,14 @@ Reads the files with `ast` (nothing is imported or run) and reports, one line pe
                                  only for changes the bundle teaches, i.e. without `left_out`)
   removed / deprecated           a name the INSTALLED jax still lists in a `_deprecations` table
                                  (removed when accessing it raises AttributeError)
+  removed                        a name under a module of jax, flax, optax, orbax or numpyro that the
+                                 INSTALLED library does not have (`jax.ops.index_update`, an import
+                                 of `jax.experimental.optimizers`): found by importing the module
+  signature                      a call the INSTALLED library's signature rejects: a keyword it does
+                                 not take (for an old form with a new home: the new one's signature,
+                                 so `shard_map(check_rep=)` is caught), a missing required argument
+                                 (an nnx.Optimizer built without its required `wrt=`), too many positional
+                                 arguments; `functools.partial(f, kw=...)` counts as a call of f
   hedge                          version probing around jax, jaxlib, flax, optax, orbax, numpyro:
                                  try/except ImportError|ModuleNotFoundError|AttributeError around
                                  their names (or a broader except around their imports);
@@ -26,17 +35,21 @@ tree_util as tu`, `from flax import nnx`), so `jnp.round_` is `jax.numpy.round_`
 writes), or give `keyword_old`/`keyword_new` fields.
 
 Limits: imports are read per file, not per scope; names inside strings, methods called on objects
-(`model.method(...)`) and star-imported names are not resolved; an old form reached through a
-from-import is reported at the import line, not at each use.
+(`model.method(...)`, `variable.value`) and star-imported names are not resolved; an old form
+reached through a from-import is reported at the import line, not at each use; an entry keyed by an
+implementation path (`optax._src.linear_algebra.global_norm`) is not matched to its public name.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import functools
 import importlib.util
+import inspect
 import re
 import sys
+import warnings
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -50,7 +63,7 @@ LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "orbax", "numpyro"})
 SKIP_DIRS = frozenset({"site-packages", "venv", "__pycache__", "node_modules"})
 ERROR_KINDS = ("removed", "moved", "deprecated", "renamed-keyword")
 REVIEW_KINDS = ("default-changed", "behaviour-changed")
-FAILING = frozenset({*ERROR_KINDS, "hedge"})
+FAILING = frozenset({*ERROR_KINDS, "hedge", "signature"})
 CALL_FORM = re.compile(r"^([\w.]+)\((\w+)=(.*)\)$")
 CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 WARNING_CLASSES = frozenset({"DeprecationWarning", "PendingDeprecationWarning", "FutureWarning"})
@@ -222,6 +235,75 @@ def installed_jax_changes() -> tuple[list[Change], str]:
     return changes, ""
 
 
+# --- the installed libraries --------------------------------------------------------------------
+
+MISSING = object()  # what `installed` returns for a name the installed library does not have
+
+
+@functools.cache
+def importable(module: str) -> Any:
+    """The installed module `module`; MISSING if it is not there (its library is); None if unknown."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        # only "this module is gone" counts, not a missing optional dependency (tensorflow, ...)
+        return MISSING if exc.name and module.startswith(exc.name) and is_library(exc.name) else None
+    except Exception:  # a backend-specific module that does not import here
+        return None
+
+
+@functools.cache
+def installed(name: str) -> Any:
+    """The installed object a dotted library name stands for; MISSING when a module lacks it; None
+    when it cannot be told (library not installed, or the name goes through a class or an object)."""
+    top = name.partition(".")[0]
+    if not is_library(name) or importable(top) in (None, MISSING):
+        return None
+    parts = name.split(".")
+    obj = importable(top)
+    for index in range(1, len(parts)):
+        if not inspect.ismodule(obj):
+            return None  # attributes of classes and objects may be made at run time
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                obj = getattr(obj, parts[index])
+                continue
+            except AttributeError:
+                pass
+            except Exception:
+                return None
+        sub = importable(".".join(parts[: index + 1]))  # a submodule not imported by its package
+        if sub is None or sub is MISSING:
+            return sub
+        obj = sub
+    return obj
+
+
+def signature_of(name: str) -> inspect.Signature | None:
+    """The installed signature of a library callable, or None (not found, not inspectable)."""
+    obj = installed(name)
+    if not (inspect.isfunction(obj) or inspect.isclass(obj) or inspect.isbuiltin(obj)):
+        return None  # instances (enum members, jitted or wrapped objects) may take anything
+    try:
+        signature = inspect.signature(obj)
+        kinds = {p.kind for p in signature.parameters.values()}
+        if inspect.isclass(obj) and kinds == {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD} \
+                and "__init__" in vars(obj):  # a metaclass __call__ (flax's Object) hides __init__'s
+            init = inspect.signature(obj.__init__)
+            return init.replace(parameters=list(init.parameters.values())[1:])
+        return signature
+    except (TypeError, ValueError):
+        return None
+
+
+def version_of(name: str) -> str:
+    module = importable(name.partition(".")[0])
+    return getattr(module, "__version__", "") if module not in (None, MISSING) else ""
+
+
 # --- resolving names -----------------------------------------------------------------------------
 
 def import_bindings(tree: ast.AST) -> dict[str, str]:
@@ -317,6 +399,31 @@ class FileChecker:
             for alias, name in targets:
                 if change := self.lookup(name):
                     self.add_change(alias, change)
+                elif not self.check_missing(alias, name):
+                    self.check_deprecated_module(alias, name)
+
+    def check_missing(self, node: ast.AST, name: str) -> bool:
+        """Report the shortest prefix of `name` that the installed library's modules lack; whether one was."""
+        if not is_library(name) or installed(name) is not MISSING:
+            return False
+        gone = next(p for p in reversed(list(prefixes(name))) if installed(p) is MISSING)
+        top = name.partition(".")[0]
+        self.add(node, "removed", gone, message=f"not in the installed {top} {version_of(name)}".rstrip())
+        return True
+
+    def check_deprecated_module(self, node: ast.AST, name: str) -> None:
+        """An import of a module whose every public name (other than modules) the installed library
+        lists in the module's own `_deprecations` table: the module itself is on its way out."""
+        module = installed(name)
+        table = getattr(module, "_deprecations", None) if inspect.ismodule(module) else None
+        if not isinstance(table, dict) or not table:
+            return
+        public = {n for n in dir(module) if not n.startswith("_") and not inspect.ismodule(getattr(module, n, None))}
+        if public - set(table):
+            return
+        news = {replacement_in(message) for message, _ in table.values()} - {""}
+        self.add(node, "deprecated", name, news.pop() if len(news) == 1 else "",
+                 message=f"every public name of {name} is deprecated in the installed jax {version_of(name)}")
 
     def check_chains(self) -> None:
         """Attribute chains naming an old form; the longest match per position (bare names are the imports')."""
@@ -327,13 +434,17 @@ class FileChecker:
                 key = (node.lineno, node.col_offset)
                 if change and (key not in best or len(change.name) > len(best[key][1].name)):
                     best[key] = (node, change)
+                elif not change and not self.lookup(name) and is_library(name):
+                    self.check_missing(node, name)
         for node, change in best.values():
             self.add_change(node, change)
 
     def check_call(self, call: ast.Call) -> None:
-        """Keyword forms: an old keyword passed (renamed or removed), or a changed default relied on."""
+        """Keyword forms: an old keyword passed (renamed or removed), or a changed default relied on;
+        then the call against the installed signature."""
         callee = resolve(call.func, self.bindings) or ""
         moved = self.index.names.get(callee)  # `shard_map` from its old home takes the new one's keywords
+        reported = set()
         for change in self.index.calls.get(callee, []) + self.index.calls.get(moved.new_name if moved else "", []):
             passed = {k.arg: k for k in call.keywords}
             if change.kind == "default-changed":  # the new default applies where the keyword is not passed
@@ -341,6 +452,44 @@ class FileChecker:
                     self.add_change(call, change)
             elif change.keyword in passed:
                 self.add_change(passed[change.keyword], change)
+                reported.add(change.keyword)
+        if callee == "functools.partial" and call.args:  # partial(f, kw=...): the keywords f is given
+            inner = resolve(call.args[0], self.bindings) or ""
+            self.check_signature(call, inner, call.keywords, positional=None)
+        elif is_library(callee):
+            self.check_signature(call, callee, [k for k in call.keywords if k.arg not in reported],
+                                 positional=len(call.args))
+
+    def check_signature(self, call: ast.Call, callee: str, keywords: list[ast.keyword],
+                        positional: int | None) -> None:
+        """Bind the call's arguments to the installed signature of `callee` (of its new home when the data
+        file moves or deprecates it); `positional=None` checks the keywords only (a functools.partial)."""
+        change = self.lookup(callee) if callee else None
+        new = (change.new_name or change.new) if change and not change.keyword else ""
+        target = new if re.fullmatch(r"[\w.]+", new or "-") and is_library(new) else callee
+        if not is_library(target) or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords):
+            return
+        signature = signature_of(target)
+        if signature is None:
+            return
+        params = signature.parameters.values()
+        takes_any = any(p.kind is p.VAR_KEYWORD for p in params)
+        names = {p.name for p in params if p.kind not in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        version = f"{target.partition('.')[0]} {version_of(target)}".rstrip()
+        for keyword in keywords:
+            if not takes_any and keyword.arg not in names:
+                self.add(keyword, "signature", f"{callee}({keyword.arg}=)", target,
+                         message=f"the installed {version}'s {target} takes no keyword {keyword.arg}")
+        if positional is None or change and change.kind in ERROR_KINDS:  # reported already, or a partial
+            return
+        passed = [k.arg for k in keywords if k.arg in names or takes_any]
+        try:
+            signature.bind(*range(positional), **dict.fromkeys(passed))
+        except TypeError as exc:
+            if "unexpected keyword" not in str(exc):
+                self.add(call, "signature", f"{callee}(...)", target,
+                         message=f"the installed {version} rejects this call: {exc}")
 
     def check_probe(self, call: ast.Call) -> None:
         """hasattr(<library module>, "name") and getattr(<library module>, "name", default)."""

@@ -56,19 +56,21 @@ def test_each_kind_of_old_form_is_found_through_the_imports(tmp_path: Path):
     lines = by_line(findings(path))
     expected = {
         4: ("removed", "jax.experimental.host_callback", ""),  # `import ... as hcb`
+        7: ("deprecated", "jax.experimental.pjit", "jax.jit"),  # every public name of it is deprecated
         8: ("moved", "jax.experimental.shard_map.shard_map", "jax.shard_map"),  # from-import
         12: ("removed", "jax.tree_map", "jax.tree.map"),
         13: ("removed", "jax.numpy.round_", "jax.numpy.round"),  # jnp -> jax.numpy
         14: ("deprecated", "jax.experimental.pjit.pjit", "jax.jit"),  # module from-import
         15: ("renamed-keyword", "jax.shard_map(check_rep=)", "jax.shard_map(check_vma=)"),
         16: ("review", "jax.make_mesh(axis_types=None)", "jax.make_mesh(axis_types=(AxisType.Explicit, ...))"),
-        17: ("review", "flax.nnx.Optimizer", "flax.nnx.Optimizer"),  # `from flax import nnx`
+        17: ("signature", "flax.nnx.Optimizer(...)", "flax.nnx.Optimizer"),  # no wrt= (installed flax)
     }
     assert {line: (f["kind"], f["old"], f["new"]) for line, f in lines.items()} == expected
+    assert ("review", 17) in {(f["kind"], f["line"]) for f in findings(path)}  # and its review note
     assert lines[12]["section"] == f"{MIGRATION}#tree-utilities-moved-to-jaxtree"
     assert lines[15]["col"] == 72  # the keyword itself, 1-based
     assert lines[16]["message"].startswith("default-changed")
-    assert lines[17]["message"].startswith("behaviour-changed: nnx.Optimizer(model, tx, wrt=...)")
+    assert "missing a required keyword-only argument: 'wrt'" in lines[17]["message"]
 
 
 def test_text_lines_are_sorted_and_name_the_section(tmp_path: Path):
@@ -76,8 +78,8 @@ def test_text_lines_are_sorted_and_name_the_section(tmp_path: Path):
     result = run_tool(path.name, "--data", DATA, cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    assert len(lines) == 8
-    assert lines[2] == (f"old_forms.py:12:15: removed jax.tree_map -> jax.tree.map "
+    assert len(lines) == 10  # with the installed libraries' pjit-module and nnx.Optimizer findings
+    assert lines[3] == (f"old_forms.py:12:15: removed jax.tree_map -> jax.tree.map "
                         f"(read: {MIGRATION}#tree-utilities-moved-to-jaxtree)")
     assert lines[0].startswith("old_forms.py:4:8: removed jax.experimental.host_callback -> (no replacement)")
     assert [int(line.split(":")[1]) for line in lines] == sorted(int(line.split(":")[1]) for line in lines)
@@ -149,7 +151,7 @@ def test_an_unparsable_file_is_one_line_and_the_run_goes_on(tmp_path: Path):
     both = run_tool(".", "--data", DATA, cwd=tmp_path)
     assert both.returncode == 1
     assert both.stdout.splitlines()[0] == "broken.py: cannot parse (SyntaxError: invalid syntax line 3)"
-    assert len(both.stdout.splitlines()) == 9
+    assert len(both.stdout.splitlines()) == 11
 
 
 def test_json_shape(tmp_path: Path):
@@ -203,7 +205,8 @@ def test_fix_leaves_other_findings_and_files_alone(tmp_path: Path):
     assert result.returncode == 1
     assert bystander.read_text() == (FIXTURES / "renames.py").read_text()
     left = [line.split(": ", 1)[1].split(" ")[0] for line in result.stdout.splitlines() if ": fixed " not in line]
-    assert left == ["removed", "deprecated", "review", "review"]  # host_callback, pjit, make_mesh, Optimizer
+    # host_callback, the pjit module, pjit, make_mesh, Optimizer (review, and no wrt= for the installed flax)
+    assert left == ["removed", "deprecated", "deprecated", "review", "review", "signature"]
 
 
 @pytest.mark.parametrize(
@@ -247,3 +250,27 @@ def test_without_jax_and_libcst_the_check_runs_and_fix_names_the_pin(tmp_path: P
     fixed = run("--fix")
     assert_one_line_error(fixed, 2, "--fix needs LibCST", "pip install 'libcst==1.9.0'")
     assert path.read_text() == (FIXTURES / "renames.py").read_text()
+
+
+def test_the_installed_libraries_are_asked_for_names_modules_and_signatures(tmp_path: Path):
+    """Old forms the data file lacks, found by importing the installed jax and flax: a name a module no
+    longer has, a module that is gone, a module whose every public name is deprecated, keywords the new
+    home of a moved function does not take (also through functools.partial), a missing required keyword."""
+    empty = tmp_path / "empty.toml"
+    empty.write_text("[versions.old]\n[versions.new]\n")
+    path = copy_fixture("installed_checks.py", tmp_path)
+    found = {(f["line"], f["kind"], f["old"]) for f in findings(path, data=empty)}
+    assert found == {
+        (9, "deprecated", "jax.experimental.shard_map"),
+        (10, "removed", "jax.experimental.optimizers"),
+        (11, "deprecated", "jax.experimental.shard_map.shard_map"),  # the installed jax's own table
+        (15, "removed", "jax.ops.index_update"),
+        (15, "removed", "jax.ops.index"),
+        (16, "signature", "jax.experimental.shard_map.shard_map(check_rep=)"),
+        (17, "deprecated", "jax.experimental.shard_map.shard_map"),
+        (17, "signature", "jax.experimental.shard_map.shard_map(check_rep=)"),
+        (18, "signature", "flax.nnx.Optimizer(...)"),
+    }, found
+    messages = {f["line"]: f["message"] for f in findings(path, data=empty) if f["kind"] == "signature"}
+    assert "missing a required keyword-only argument: 'wrt'" in messages[18]
+    assert "jax.shard_map takes no keyword check_rep" in messages[16]
