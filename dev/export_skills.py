@@ -7,6 +7,8 @@ writes `OUT/<name>/` with SKILL.md and, one level down, what it routes to:
   references/  the references SKILL.md links to or names
   scripts/     the scripts SKILL.md or those references tell you to run, and what they import
   examples/    the same for examples
+  api_changes.toml  beside SKILL.md, when scripts/jax_currency_check.py is exported (it reads it),
+               without the `added` entries, which the checker does not use
 
 Links are rewritten to stay inside the folder, and `${CLAUDE_PLUGIN_ROOT}/` and `${CLAUDE_SKILL_DIR}/`
 become paths relative to the skill folder, as the Agent Skills spec asks. A link from a copied
@@ -35,6 +37,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 EXPORTED_DIRS = ("references", "scripts", "examples")
+# Data files a script reads from the bundle root; exported beside SKILL.md when the script is.
+SCRIPT_DATA = {"scripts/jax_currency_check.py": ("api_changes.toml",)}
 ROOT_VARIABLES = re.compile(r"\$\{CLAUDE_(?:PLUGIN_ROOT|SKILL_DIR)\}/?")
 FENCE = re.compile(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$")
 LINK = re.compile(r"(?<!!)\[((?:\\.|[^\]\\])*)\]\(([^)\s]+)\)")
@@ -106,6 +110,9 @@ def files_for(skill: str) -> set[Path]:
         for module in local_imports(pending.pop()) - files:
             files.add(module)
             pending.append(module)
+    for script, data in SCRIPT_DATA.items():
+        if (REPO / script).resolve() in files:
+            files |= {(REPO / name).resolve() for name in data}
     return files
 
 
@@ -136,6 +143,12 @@ def rewrite(markdown: Path, destination: Path, exported: dict[Path, Path]) -> st
     return "".join(out)
 
 
+def without_additions(data: str) -> str:
+    """api_changes.toml without its `added` entries, which the checker never reads (two thirds of the file)."""
+    head, *entries = data.split("\n[[change]]\n")
+    return "\n[[change]]\n".join([head, *(e for e in entries if '\nkind = "added"\n' not in f"\n{e}")])
+
+
 def export_skill(skill: str, out: Path) -> list[Path]:
     """Write `out/<skill>/`; return the files written."""
     folder = out / skill
@@ -146,6 +159,8 @@ def export_skill(skill: str, out: Path) -> list[Path]:
         dst.parent.mkdir(parents=True, exist_ok=True)
         if src.suffix == ".md":
             dst.write_text(rewrite(src, dst, exported), encoding="utf-8")
+        elif src.name == "api_changes.toml":
+            dst.write_text(without_additions(src.read_text(encoding="utf-8")), encoding="utf-8")
         else:
             shutil.copy2(src, dst)
     return sorted(exported.values())

@@ -161,3 +161,15 @@ def test_existing_output_is_kept_unless_forced(tmp_path: Path):
     done = subprocess.run([sys.executable, str(EXPORTER), "--out", str(tmp_path), "--skill", "python-jax", "--force"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and (tmp_path / "python-jax" / "SKILL.md").is_file()
+
+
+@pytest.mark.parametrize("skill", [s.name for s in SKILLS])
+def test_the_exported_currency_checker_reads_its_data_beside_skill_md(skill: str, alone: dict[str, Path], tmp_path: Path):
+    folder = alone[skill]
+    checker = folder / "scripts" / "jax_currency_check.py"
+    assert checker.is_file() and (folder / "api_changes.toml").is_file()
+    code = tmp_path / "old.py"
+    code.write_text("import jax.numpy as jnp\n\nx = jnp.fix(jnp.ones(3))\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(checker), str(code)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 1 and "jax.numpy.fix -> jax.numpy.trunc" in done.stdout, done.stdout + done.stderr

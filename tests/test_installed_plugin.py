@@ -36,7 +36,7 @@ from test_script_headers import declared
 
 MARKETPLACE = json.loads((REPO / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
 PLUGIN_ID = f"{MARKETPLACE['plugins'][0]['name']}@{MARKETPLACE['name']}"
-MAX_INSTALLED_BYTES = 5 * 2**20  # measured: under 1 MiB once .venv and .tools are symlinks
+MAX_INSTALLED_BYTES = 8 * 2**20  # measured 5.39 MiB with an exported dist/ (four skill folders, each with the references it routes to); the virtualenvs it guards against are 1.5 GB
 COMMAND = re.compile(r"^python \$\{CLAUDE_PLUGIN_ROOT\}/(scripts|examples)/\w+\.py\b")
 SOURCES = [*(s / "SKILL.md" for s in SKILLS), *AGENTS]
 
