@@ -41,11 +41,14 @@ def repository_only(text: str) -> list[str]:
 
 
 def to_execute(folders: dict[str, Path]) -> dict[str, list[Path]]:
-    """For each exported folder, its Markdown files with blocks, minus those an earlier folder already runs.
+    """For each exported folder, its Markdown files with blocks, minus those whose run would repeat one
+    that the test suite already makes.
 
     mdexec gives each file a fresh working directory, so a block can see which folder it is in only
-    through `__file__`. A file whose blocks and directives are identical to a file of an earlier folder
-    (the same reference, exported twice) and that never reads `__file__` runs once, in the first folder.
+    through `__file__`. A file that never reads `__file__` and whose blocks and directives are identical
+    to those of the repository file it was exported from (which the main run executes: the export
+    rewrites only links and prose), or to a file of an earlier folder (the same reference exported
+    twice), runs the same code the same way; it is not run again.
     """
     seen, plan = set(), {}
     for skill, folder in folders.items():
@@ -53,7 +56,10 @@ def to_execute(folders: dict[str, Path]) -> dict[str, list[Path]]:
         for path in sorted(folder.rglob("*.md")):
             code = code_of(path)
             key = (path.relative_to(folder).as_posix(), code)
-            if any(PYTHON_FENCE.match(block) for block in code) and (key not in seen or "__file__" in str(code)):
+            source = REPO / "skills" / skill / "SKILL.md" if path.name == "SKILL.md" else REPO / key[0]
+            unchanged = source.is_file() and code_of(source) == code
+            reads_location = "__file__" in str(code)
+            if any(PYTHON_FENCE.match(block) for block in code) and (reads_location or not (unchanged or key in seen)):
                 plan[skill].append(path)
                 seen.add(key)
     return plan
@@ -76,7 +82,7 @@ def alone(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_every_skill_is_exported(alone: dict[str, Path]):
     assert sorted(alone) == sorted(s.name for s in SKILLS)
     for folder in alone.values():
-        assert {p.name for p in folder.iterdir()} <= {"SKILL.md", "references", "scripts", "examples"}
+        assert {p.name for p in folder.iterdir()} <= {"SKILL.md", "references", "scripts", "examples", "api_changes.toml"}
 
 
 @pytest.mark.parametrize("skill", [s.name for s in SKILLS])
@@ -124,7 +130,7 @@ def test_exported_markdown_runs_from_the_folder(skill: str, alone: dict[str, Pat
     """mdexec executes the folder's Markdown from the copy alone, with this checkout nowhere on its path."""
     folder, files = alone[skill], to_execute(alone)[skill]
     if not files:
-        pytest.skip("every Markdown file of this folder runs, unchanged, in an earlier folder")
+        pytest.skip("every Markdown file of this folder has the code of a file the main run or an earlier folder executes, and none reads __file__")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "XLA_FLAGS")}
     command = [sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider", "--rootdir", str(folder),
                *(str(f.relative_to(folder)) for f in files)]
@@ -173,3 +179,17 @@ def test_the_exported_currency_checker_reads_its_data_beside_skill_md(skill: str
     done = subprocess.run([sys.executable, str(checker), str(code)], cwd=tmp_path, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 1 and "jax.numpy.fix -> jax.numpy.trunc" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_reference_with_the_repository_code_is_not_run_again(tmp_path: Path):
+    """The main run executes references/sharp_bits.md; the same blocks exported need no second run,
+    but a changed block or a block that reads __file__ does."""
+    folder = tmp_path / "python-jax"
+    (folder / "references").mkdir(parents=True)
+    text = (REPO / "references" / "sharp_bits.md").read_text(encoding="utf-8")
+    (folder / "references" / "sharp_bits.md").write_text(text.replace("](", "](../"), encoding="utf-8")  # links only
+    (folder / "references" / "migration.md").write_text("```python\nx = 1\n```\n", encoding="utf-8")  # other code
+    (folder / "SKILL.md").write_text((REPO / "skills/python-jax/SKILL.md").read_text(encoding="utf-8")
+                                     + "\n```python\nprint(__file__)\n```\n", encoding="utf-8")
+    plan = to_execute({"python-jax": folder})["python-jax"]
+    assert sorted(p.relative_to(folder).as_posix() for p in plan) == ["SKILL.md", "references/migration.md"]
