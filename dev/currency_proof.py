@@ -2,7 +2,10 @@
 
 evals/currency_proof.toml lists public commits in which maintainers of projects using JAX, Flax or
 Optax replaced removed or deprecated APIs by hand, and for each Python file the line numbers, in the
-PARENT commit, that held an old form they replaced (the labelled ground truth). This tool
+PARENT commit, that held an old form they replaced (the labelled ground truth); and, per file,
+`real_elsewhere`: parent-commit lines holding an old form the commit did NOT change, each with a
+one-line reason, verified against the installed pinned library (the name is gone, warns, or the
+keyword is rejected). This tool
 
 1. finds each project's snapshot under --mirrors (layout `owner+name/`, the git directory being
    `owner+name/repo` or `owner+name` itself, as the `fetch` tool of a developer session makes it);
@@ -10,9 +13,13 @@ PARENT commit, that held an old form they replaced (the labelled ground truth). 
 3. runs `scripts/jax_currency_check.py --json` on that folder (the real api_changes.toml and the
    installed jax's deprecation tables, as a user would);
 4. scores each commit and the total:
-     recall    = labelled lines with a finding (of any kind, `review` included) / labelled lines
-     precision = findings on labelled lines / all findings, both counted without `review` notes
-                 (review notes point at changed defaults; they are not claims that a line is old)
+     recall         = labelled lines with a finding (of any kind, `review` included) / labelled lines
+     strict prec.   = findings on labelled lines / all findings: how much of the output is what THIS
+                      commit changed
+     real prec.     = (findings on labelled lines + findings on `real_elsewhere` lines) / all findings:
+                      how much of the output is a real old form (the issue's "findings that were real")
+   Findings are counted without `review` notes (they point at changed defaults; they are not claims
+   that a line is old).
    A finding is "on" a labelled line when its line number is that line.
 
 Fetching the snapshots is a developer's step, not CI's: this tool reads only what is already on disk.
@@ -41,8 +48,13 @@ EPILOG = """\
 examples:
   .venv/bin/python dev/currency_proof.py                 # table of every commit and the totals
   .venv/bin/python dev/currency_proof.py --json          # the same as JSON
-  .venv/bin/python dev/currency_proof.py --misses        # also list labelled lines without a finding
-                                                         # and findings off the labelled lines
+  .venv/bin/python dev/currency_proof.py --misses        # also list labelled lines without a finding,
+                                                         # findings off the labelled lines (extra) and
+                                                         # findings on real_elsewhere lines (real)
+
+columns: recall = labelled lines flagged / labelled lines; strict = findings on labelled lines /
+  findings (what this commit changed); real-prec = findings on labelled or real_elsewhere lines /
+  findings (findings that were real old forms, verified against the installed pins)
 
 before the first run (a developer's step, in a session that has the `fetch` tool):
   fetch github:<owner>/<name>  for every repo of evals/currency_proof.toml
@@ -64,8 +76,10 @@ class Score:
     findings: int = 0  # without `review`
     hits: int = 0  # labelled lines with any finding
     on_labels: int = 0  # findings (without `review`) on labelled lines
+    on_real: int = 0  # findings (without `review`) on `real_elsewhere` lines
     missed: list[str] = field(default_factory=list)  # path:line of labelled lines without a finding
     extra: list[str] = field(default_factory=list)  # path:line: kind old, findings off the labels
+    real: list[str] = field(default_factory=list)  # path:line: kind old -- reason, on `real_elsewhere`
 
     @property
     def recall(self) -> float:
@@ -73,10 +87,16 @@ class Score:
 
     @property
     def precision(self) -> float:
+        """Strict: findings on the labelled lines only."""
         return self.on_labels / self.findings if self.findings else 1.0
 
+    @property
+    def real_precision(self) -> float:
+        """Findings that were real: on labelled lines or on verified `real_elsewhere` lines."""
+        return (self.on_labels + self.on_real) / self.findings if self.findings else 1.0
+
     def add(self, other: Score) -> None:
-        for name in ("files", "labelled", "findings", "hits", "on_labels"):
+        for name in ("files", "labelled", "findings", "hits", "on_labels", "on_real"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
@@ -89,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"the commits and labelled lines (default: {DEFAULT_LIST.relative_to(REPO)})")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--misses", action="store_true",
-                        help="after the table, list missed labelled lines and findings off the labels")
+                        help="after the table, list missed labelled lines, findings off the labels, and "
+                             "findings on real_elsewhere lines")
     return parser
 
 
@@ -145,6 +166,9 @@ def score(entry: dict[str, Any], found: list[dict[str, Any]]) -> Score:
         by_file.setdefault(Path(finding["path"]).as_posix().removeprefix("./"), []).append(finding)
     for item in entry["files"]:
         labels = set(item["lines"])
+        real = {r["line"]: r["reason"] for r in item.get("real_elsewhere", [])}
+        if overlap := labels & set(real):
+            raise SystemExit(f"error: {item['path']}: lines {sorted(overlap)} are both labelled and real_elsewhere")
         findings = by_file.get(item["path"], [])
         flagged = {f["line"] for f in findings}
         counted = [f for f in findings if f["kind"] != "review"]
@@ -152,9 +176,12 @@ def score(entry: dict[str, Any], found: list[dict[str, Any]]) -> Score:
         result.hits += len(labels & flagged)
         result.findings += len(counted)
         result.on_labels += sum(f["line"] in labels for f in counted)
+        result.on_real += sum(f["line"] in real for f in counted)
         result.missed += [f"{item['path']}:{line}" for line in sorted(labels - flagged)]
         result.extra += [f"{item['path']}:{f['line']}: {f['kind']} {f['old']}" for f in counted
-                         if f["line"] not in labels]
+                         if f["line"] not in labels and f["line"] not in real]
+        result.real += [f"{item['path']}:{f['line']}: {f['kind']} {f['old']} -- {real[f['line']]}"
+                        for f in counted if f["line"] in real]
     return result
 
 
@@ -179,13 +206,16 @@ def percent(value: float) -> str:
 
 def table(scores: Sequence[Score], total: Score) -> str:
     """A fixed-width table, one row per commit and a total row."""
-    head = f"{'repo':28} {'commit':10} {'files':>5} {'labelled':>8} {'findings':>8} {'hits':>5} {'recall':>7} {'precision':>9}"
+    head = (f"{'repo':28} {'commit':10} {'files':>5} {'labelled':>8} {'findings':>8} {'hits':>5} {'real':>4} "
+            f"{'recall':>7} {'strict':>7} {'real-prec':>9}")
     rows = [head, "-" * len(head)]
     for s in [*scores, total]:
         if s is total:
             rows.append("-" * len(head))
         rows.append(f"{s.repo:28} {s.commit:10} {s.files:5d} {s.labelled:8d} {s.findings:8d} {s.hits:5d} "
-                    f"{percent(s.recall):>7} {percent(s.precision):>9}")
+                    f"{s.on_real:4d} {percent(s.recall):>7} {percent(s.precision):>7} {percent(s.real_precision):>9}")
+    rows.append("strict = findings on labelled lines / findings; real-prec = (findings on labelled + on "
+                "real_elsewhere lines) / findings; real = findings on real_elsewhere lines")
     return "\n".join(rows)
 
 
@@ -194,12 +224,14 @@ def misses(scores: Sequence[Score]) -> str:
     for s in scores:
         lines += [f"missed  {s.repo}@{s.commit} {m}" for m in s.missed]
         lines += [f"extra   {s.repo}@{s.commit} {e}" for e in s.extra]
+        lines += [f"real    {s.repo}@{s.commit} {r}" for r in s.real]
     return "\n".join(lines)
 
 
 def as_json(scores: Sequence[Score], total: Score, skipped: Sequence[str]) -> str:
     def row(s: Score) -> dict[str, Any]:
-        return {**asdict(s), "recall": round(s.recall, 4), "precision": round(s.precision, 4)}
+        return {**asdict(s), "recall": round(s.recall, 4), "precision": round(s.precision, 4),
+                "real_precision": round(s.real_precision, 4)}
     return json.dumps({"commits": [row(s) for s in scores], "total": row(total), "skipped": list(skipped)}, indent=2)
 
 

@@ -20,7 +20,14 @@ read their deprecation tables, names and signatures) and reports, one line per f
                                  not take (for an old form with a new home: the new one's signature,
                                  so `shard_map(check_rep=)` is caught), a missing required argument
                                  (an nnx.Optimizer built without its required `wrt=`), too many positional
-                                 arguments; `functools.partial(f, kw=...)` counts as a call of f
+                                 arguments; `functools.partial(f, kw=...)` counts as a call of f; and
+                                 `obj.method(...)` where obj is known (local type knowledge, below) to be
+                                 an instance of an installed class (`optimizer.update(grads)` where
+                                 `optimizer = nnx.Optimizer(model, tx, wrt=nnx.Param)`: flax 0.12 takes (model, grads))
+  raises                         an attribute of an nnx.Module subclass given, in __init__ (or a method
+                                 it calls on self), a plain list/tuple/dict (or comprehension) of Modules
+                                 or Variables, or an empty list then appended with them: flax 0.12 keeps
+                                 such containers static and raises ValueError; use nnx.List / nnx.data
   hedge                          version probing around jax, jaxlib, flax, optax, orbax, numpyro:
                                  try/except ImportError|ModuleNotFoundError|AttributeError around
                                  their names (or a broader except around their imports);
@@ -29,20 +36,41 @@ read their deprecation tables, names and signatures) and reports, one line per f
                                  ignoring warnings around their calls; comparisons of
                                  jax.__version__, flax.__version__, importlib.metadata.version(...)
 
+Local type knowledge (a small intra-file inference): calls of installed classes (`nnx.Param(...)`),
+of installed functions by their return annotation (`jax.make_mesh` -> Mesh) or when they return their
+first argument (`nnx.data`), of the file's own classes and of its module-level functions that return
+their first parameter (a `shard(x, spec)` wrapper) have a type; so do `self` in methods, annotated
+parameters (`cache: Cache | None`), names whose every plain assignment agrees, and `obj.attr` when
+every non-None `self.attr = ...` of obj's class (its local bases, or an installed class's own source)
+agrees. Tuple unpacking, loops and disagreements leave a name unknown, so `.value` on enum members or
+unknown objects is never reported. A member of a known instance is then looked up in the data by the
+installed class's path (attribute reads/writes and `with` only; method calls meet the signature
+check, since method entries are often conditional): `self.scale.value` (scale = nnx.Param(...)) is the entry
+`flax.nnx.variablelib.Variable.value` (a store uses `...value#2`, the setter, when listed), and
+`with mesh:` (mesh = jax.make_mesh(...)) is `jax._src.mesh.Mesh.__enter__`.
+
+A public name whose implementation the data keys by its private origin (entry
+`optax._src.linear_algebra.global_norm`, code `optax.global_norm`) is matched by importing the library
+and comparing the object's __module__ + __qualname__ (and that it is the same object).
+
 Names are resolved through the file's own imports (`import jax.numpy as jnp`, `from jax import
 tree_util as tu`, `from flax import nnx`), so `jnp.round_` is `jax.numpy.round_`. The data file's
 `old`/`new` are dotted names; `pkg.fn(kw=)` names a keyword of a call (the form dev/api_delta.py
-writes), or give `keyword_old`/`keyword_new` fields.
+writes), or give `keyword_old`/`keyword_new` fields. An entry whose `old` is prose may add the
+structured fields `call = "jax.make_mesh"` and `without_keyword = "axis_types"`: every call of `call`
+that does not pass `without_keyword` (by name or by position) gets a `review` note (for a
+default-changed or behaviour-changed entry) or the entry's kind.
 
-Limits: imports are read per file, not per scope; names inside strings, methods called on objects
-(`model.method(...)`, `variable.value`) and star-imported names are not resolved; an old form
-reached through a from-import is reported at the import line, not at each use; an entry keyed by an
-implementation path (`optax._src.linear_algebra.global_norm`) is not matched to its public name.
+Limits: imports are read per file, not per scope; names inside strings and star-imported names are
+not resolved; the local inference does not follow values across files, function calls or tuple
+unpacking (`model, optimizer = state`), so such `.value` reads and method calls go unreported; an old
+form reached through a from-import is reported at the import line, not at each use.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import functools
 import importlib.util
@@ -63,7 +91,7 @@ LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "orbax", "numpyro"})
 SKIP_DIRS = frozenset({"site-packages", "venv", "__pycache__", "node_modules"})
 ERROR_KINDS = ("removed", "moved", "deprecated", "renamed-keyword")
 REVIEW_KINDS = ("default-changed", "behaviour-changed")
-FAILING = frozenset({*ERROR_KINDS, "hedge", "signature"})
+FAILING = frozenset({*ERROR_KINDS, "hedge", "signature", "raises"})
 CALL_FORM = re.compile(r"^([\w.]+)\((\w+)=(.*)\)$")
 CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 WARNING_CLASSES = frozenset({"DeprecationWarning", "PendingDeprecationWarning", "FutureWarning"})
@@ -112,6 +140,7 @@ class Change:
     rename: bool = False
     section: str = ""
     message: str = ""
+    absent: bool = False  # report calls that do NOT pass `keyword` (a changed default relied on)
 
 
 @dataclass(frozen=True, order=True)
@@ -167,9 +196,12 @@ def change_from_entry(entry: dict[str, Any]) -> Change | None:
     name, keyword = split_call_form(old)
     new_name, new_keyword = split_call_form(new)
     note = entry.get("note", "") or (f"not taught: {entry['left_out']}" if entry.get("left_out") else "")
+    absent = bool(entry.get("call") and entry.get("without_keyword"))
+    if absent:  # structured form of a prose `old`: calls of `call` that leave `without_keyword` out
+        name, keyword = entry["call"], entry["without_keyword"]
     return Change(kind, old, new, name, entry.get("keyword_old", keyword), new_name,
                   entry.get("keyword_new", new_keyword), bool(entry.get("rename", kind == "moved")),
-                  entry.get("section", ""), note)
+                  entry.get("section", ""), note, absent)
 
 
 def load_data(path: Path) -> list[Change]:
@@ -299,6 +331,20 @@ def signature_of(name: str) -> inspect.Signature | None:
         return None
 
 
+def origin(name: str) -> str | None:
+    """The implementation path of a public library name (`optax.global_norm` ->
+    `optax._src.linear_algebra.global_norm`, from the installed object's __module__ and __qualname__),
+    when that path names the very same installed object; else None."""
+    obj = installed(name)
+    if obj is None or obj is MISSING or inspect.ismodule(obj):
+        return None
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
+        return None
+    key = f"{module}.{qualname}"
+    return key if key != name and is_library(key) and installed(key) is obj else None
+
+
 def version_of(name: str) -> str:
     module = importable(name.partition(".")[0])
     return getattr(module, "__version__", "") if module not in (None, MISSING) else ""
@@ -348,6 +394,306 @@ def short(node: ast.AST, limit: int = 70) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+# --- local type knowledge ------------------------------------------------------------------------
+#
+# A small intra-file inference, enough to know that `self.scale.value` reads a flax Variable. A type
+# is ("lib", cls) for a class of the installed libraries, ("local", name) for a class of this file,
+# NONE for the literal None, or None (unknown). What has a type:
+#   - a call of an installed library class (`nnx.Param(...)`, `nnx.Optimizer(model, tx, wrt=...)`); a call of an
+#     installed function whose return annotation is a class (`jax.make_mesh(...)` -> Mesh) or that
+#     returns its first argument (a TypeVar in and out, as flax's `nnx.data`); a call of a class of
+#     this file; a call of a module-level function of this file whose every `return` gives back its
+#     first parameter or a call on it (a sharding wrapper `shard(x, spec)`);
+#   - `self` in a method of a class of this file; a parameter annotated with a class (`X | None`,
+#     `Optional[X]`, strings); a name whose every plain assignment in its function (or, failing
+#     that, in the enclosing functions or the module) has the same type;
+#   - `obj.attr` when obj has a class and every non-None `self.attr = ...` of that class (its bases
+#     of this file, and for installed classes their own source, read with the same rules) agrees.
+# Any other binding (tuple unpacking, loops, augmented assignment, a disagreement) leaves it unknown.
+
+NONE = ("none",)
+
+
+def library_class(value: Any) -> bool:
+    return inspect.isclass(value) and is_library(getattr(value, "__module__", ""))
+
+
+@functools.cache
+def passes_through(fn: Any) -> bool:
+    """Whether an installed function returns its first argument's type (a TypeVar in and out)."""
+    import typing
+    for candidate in (fn, *typing.get_overloads(fn)):
+        try:
+            hints = typing.get_type_hints(candidate)
+            params = [p for p in inspect.signature(candidate).parameters.values()]
+        except Exception:
+            continue
+        ret = hints.get("return")
+        if params and isinstance(ret, typing.TypeVar) and hints.get(params[0].name) is ret:
+            return True
+    return False
+
+
+@functools.cache
+def returned_class(fn: Any) -> Any:
+    """The class an installed function's return annotation names, or None."""
+    import typing
+    try:
+        ret = typing.get_type_hints(fn).get("return")
+    except Exception:
+        return None
+    return ret if library_class(ret) else None
+
+
+@functools.cache
+def library_types(module: str) -> Types | None:
+    """The `Types` of an installed library module's own source (to read its classes' attributes)."""
+    try:
+        source = inspect.getsource(importlib.import_module(module))
+        tree = ast.parse(source)
+    except Exception:
+        return None
+    return Types(tree, import_bindings(tree), module)
+
+
+class Types:
+    """The inference described above, for one parsed file (or one installed module)."""
+
+    def __init__(self, tree: ast.Module, bindings: dict[str, str], module: str = "") -> None:
+        self.tree, self.bindings, self.module = tree, bindings, module
+        self.parent: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[id(child)] = node
+        names: dict[str, list[ast.ClassDef]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                names.setdefault(node.name, []).append(node)
+        self.classes = {name: nodes[0] for name, nodes in names.items() if len(nodes) == 1}
+        self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        self.busy: set[tuple[int, str]] = set()
+
+    # scopes
+    def scope(self, node: ast.AST) -> ast.AST:
+        """The innermost function (or the module) holding `node`."""
+        node = self.parent.get(id(node), self.tree)
+        while not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            node = self.parent.get(id(node), self.tree)
+        return node
+
+    def method_class(self, fn: ast.AST) -> ast.ClassDef | None:
+        owner = self.parent.get(id(fn))
+        if isinstance(owner, ast.ClassDef) and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and fn.args.args and not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                                             for d in fn.decorator_list):
+            return owner
+        return None
+
+    @functools.cache
+    def assignments(self, scope: ast.AST) -> dict[str, list[ast.expr] | None]:
+        """Name -> the values of its plain assignments in `scope`; None if also bound another way."""
+        nodes, stack = [], list(ast.iter_child_nodes(scope))
+        while stack:
+            node = stack.pop()
+            nodes.append(node)
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                stack.extend(ast.iter_child_nodes(node))
+        found: dict[str, list[ast.expr] | None] = {}
+        plain: set[int] = set()
+        for node in nodes:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                    plain.add(id(targets[0]))
+                    found.setdefault(targets[0].id, []).append(node.value)
+        for node in nodes:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in plain:
+                found[node.id] = None
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found[node.name] = None
+        return {name: (None if name in found and found[name] is None else values)
+                for name, values in found.items()}
+
+    # types
+    def agree(self, values: Iterable[ast.expr], scope: ast.AST) -> Any:
+        types = {self.of(v, scope) for v in values} - {NONE}
+        return types.pop() if len(types) == 1 else None
+
+    def of(self, node: ast.AST, scope: ast.AST | None = None) -> Any:
+        """The type of an expression (see above), or None."""
+        scope = scope if scope is not None else self.scope(node)
+        key = (id(node), "of")
+        if key in self.busy:
+            return None
+        self.busy.add(key)
+        try:
+            return self._of(node, scope)
+        finally:
+            self.busy.discard(key)
+
+    def _of(self, node: ast.AST, scope: ast.AST) -> Any:
+        if isinstance(node, ast.Constant) and node.value is None:
+            return NONE
+        if isinstance(node, ast.Name):
+            return self.name_type(node.id, scope)
+        if isinstance(node, ast.Attribute):
+            return self.attr_type(self.of(node.value, scope), node.attr)
+        if isinstance(node, ast.IfExp):
+            return self.agree([node.body, node.orelse], scope)
+        if isinstance(node, ast.Call):
+            return self.call_type(node, scope)
+        return None
+
+    def call_type(self, call: ast.Call, scope: ast.AST) -> Any:
+        first = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
+        if isinstance(call.func, ast.Name) and call.func.id not in self.bindings:
+            if call.func.id in self.classes:
+                return ("local", call.func.id)
+            fn = self.functions.get(call.func.id)
+            if fn is not None and first is not None and self.returns_first(fn):
+                return self.of(first, scope)
+            return None
+        name = resolve(call.func, self.bindings)
+        obj = installed(name) if is_library(name) else None
+        if library_class(obj):
+            return ("lib", obj)
+        if callable(obj) and not inspect.isclass(obj):
+            if first is not None and passes_through(obj):
+                return self.of(first, scope)
+            if cls := returned_class(obj):
+                return ("lib", cls)
+        return None
+
+    @functools.cache
+    def returns_first(self, fn: ast.FunctionDef) -> bool:
+        """A module-level function whose every return gives back its first parameter or a call on it."""
+        if not fn.args.args:
+            return False
+        first = fn.args.args[0].arg
+        returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+
+        def gives_first(value: ast.AST | None) -> bool:
+            if isinstance(value, ast.Name):
+                return value.id == first
+            return isinstance(value, ast.Call) and bool(value.args) and gives_first(value.args[0])
+        return bool(returns) and all(gives_first(r.value) for r in returns)
+
+    def name_type(self, name: str, scope: ast.AST) -> Any:
+        while True:
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                params = [*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs]
+                owner = self.method_class(scope)
+                if owner is not None and params and params[0].arg == name:
+                    return ("local", owner.name) if self.classes.get(owner.name) is owner else None
+                for param in params:
+                    if param.arg == name:
+                        return self.annotation_type(param.annotation) if param.annotation else None
+            values = self.assignments(scope).get(name, [])
+            if values is None:
+                return None
+            if values:
+                return self.agree(values, scope)
+            if isinstance(scope, ast.Module):
+                return None
+            scope = self.scope(scope)
+
+    def annotation_type(self, node: ast.AST | None) -> Any:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            types = {self.annotation_type(node.left), self.annotation_type(node.right)} - {NONE}
+            return types.pop() if len(types) == 1 else None
+        if isinstance(node, ast.Constant) and node.value is None:
+            return NONE
+        if isinstance(node, ast.Subscript):
+            name = resolve(node.value, self.bindings) or ""
+            if name.endswith("Optional"):
+                return self.annotation_type(node.slice)
+            node = node.value  # nnx.Param[jax.Array] -> nnx.Param
+        if isinstance(node, ast.Name) and node.id in self.classes and node.id not in self.bindings:
+            return ("local", node.id)
+        name = resolve(node, self.bindings) if node is not None else None
+        obj = installed(name) if is_library(name) else None
+        return ("lib", obj) if library_class(obj) else None
+
+    # classes
+    def local_bases(self, name: str) -> tuple[list[str], list[type]]:
+        """The classes of this file and the installed classes that `name` derives from (itself first)."""
+        local, lib, todo = [], [], [name]
+        while todo:
+            current = todo.pop(0)
+            if current in local or current not in self.classes:
+                continue
+            local.append(current)
+            for base in self.classes[current].bases:
+                if isinstance(base, ast.Name) and base.id in self.classes and base.id not in self.bindings:
+                    todo.append(base.id)
+                elif library_class(obj := installed(resolve(base, self.bindings) or "")):
+                    lib.append(obj)
+        return local, lib
+
+    def mro(self, t: Any) -> list[type]:
+        """The installed classes a type is an instance of."""
+        if isinstance(t, tuple) and t[0] == "lib":
+            return list(t[1].__mro__)
+        if isinstance(t, tuple) and t[0] == "local":
+            return [c for base in self.local_bases(t[1])[1] for c in base.__mro__]
+        return []
+
+    def is_a(self, t: Any, dotted: str) -> bool:
+        target = installed(dotted)
+        return inspect.isclass(target) and target in self.mro(t)
+
+    def attr_type(self, t: Any, attr: str) -> Any:
+        if not isinstance(t, tuple) or t[0] not in ("lib", "local"):
+            return None
+        if t[0] == "local":
+            local, lib = self.local_bases(t[1])
+            values = [v for name in local for v in self.self_assignments(self.classes[name]).get(attr, [])]
+            if any(v is None for v in values):
+                return None
+            if values:
+                types = {self.of(v, s) for v, s in values} - {NONE}
+                return types.pop() if len(types) == 1 else None
+            classes = [c for base in lib for c in base.__mro__]
+        else:
+            classes = list(t[1].__mro__)
+        for cls in classes:  # the first installed class whose own source assigns `self.attr`
+            types = library_types(cls.__module__) if is_library(getattr(cls, "__module__", "")) else None
+            if types is None or cls.__qualname__ not in types.classes:
+                continue
+            values = types.self_assignments(types.classes[cls.__qualname__]).get(attr)
+            if values:
+                if any(v is None for v in values):
+                    return None
+                found = {types.of(v, s) for v, s in values} - {NONE}
+                return found.pop() if len(found) == 1 else None
+        return None
+
+    @functools.cache
+    def self_assignments(self, cls: ast.ClassDef) -> dict[str, list[Any]]:
+        """attr -> [(value, method scope)] of `self.attr = value` in the methods of `cls`; a None item when
+        the attribute is also bound another way (tuple unpacking, augmented assignment, ...)."""
+        found: dict[str, list[Any]] = {}
+        for fn in cls.body:
+            if self.method_class(fn) is not cls:
+                continue
+            me = fn.args.args[0].arg
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == me \
+                        and isinstance(node.ctx, ast.Store):
+                    holder = self.parent.get(id(node))
+                    if isinstance(holder, ast.Assign) and holder.targets == [node] or \
+                            isinstance(holder, ast.AnnAssign) and holder.value is not None:
+                        found.setdefault(node.attr, []).append((holder.value, fn))
+                    else:
+                        found.setdefault(node.attr, []).append(None)
+        return found
+
+
 # --- checking one file ---------------------------------------------------------------------------
 
 class FileChecker:
@@ -357,10 +703,14 @@ class FileChecker:
         self.path, self.tree, self.index = path, tree, index
         self.bindings = import_bindings(tree)
         self.findings: set[Finding] = set()
+        self.types = Types(tree, self.bindings)
+        self.members = {n.rpartition(".")[2].partition("#")[0] for n in index.names}
 
     def run(self) -> set[Finding]:
         self.check_imports()
         self.check_chains()
+        self.check_members()
+        self.check_static_data()
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Call):
                 self.check_call(node)
@@ -384,8 +734,12 @@ class FileChecker:
         self.add(node, kind, change.old, change.new, change.section, message.rstrip(": "))
 
     def lookup(self, name: str) -> Change | None:
-        """The change of the longest listed prefix of `name` (a removed module covers its members)."""
-        return next((self.index.names[p] for p in prefixes(name) if p in self.index.names), None)
+        """The change of the longest listed prefix of `name` (a removed module covers its members), or of
+        the implementation path the installed public name stands for (see `origin`)."""
+        found = next((self.index.names[p] for p in prefixes(name) if p in self.index.names), None)
+        if found is None and is_library(name) and (key := origin(name)):
+            found = self.index.names.get(key)
+        return found
 
     def check_imports(self) -> None:
         for node in ast.walk(self.tree):
@@ -431,6 +785,8 @@ class FileChecker:
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Attribute) and (name := resolve(node, self.bindings)):
                 change = self.index.names.get(name)
+                if change is None and (key_name := origin(name)):
+                    change = self.index.names.get(key_name)
                 key = (node.lineno, node.col_offset)
                 if change and (key not in best or len(change.name) > len(best[key][1].name)):
                     best[key] = (node, change)
@@ -445,10 +801,12 @@ class FileChecker:
         callee = resolve(call.func, self.bindings) or ""
         moved = self.index.names.get(callee)  # `shard_map` from its old home takes the new one's keywords
         reported = set()
-        for change in self.index.calls.get(callee, []) + self.index.calls.get(moved.new_name if moved else "", []):
+        private = self.index.calls.get(origin(callee) or "", []) if is_library(callee) else []
+        for change in self.index.calls.get(callee, []) + self.index.calls.get(moved.new_name if moved else "", []) \
+                + private:
             passed = {k.arg: k for k in call.keywords}
-            if change.kind == "default-changed":  # the new default applies where the keyword is not passed
-                if change.keyword not in passed and None not in passed:
+            if change.kind == "default-changed" or change.absent:  # the new default applies where not passed
+                if change.keyword not in passed and None not in passed and not self.positional(call, callee, change):
                     self.add_change(call, change)
             elif change.keyword in passed:
                 self.add_change(passed[change.keyword], change)
@@ -459,6 +817,155 @@ class FileChecker:
         elif is_library(callee):
             self.check_signature(call, callee, [k for k in call.keywords if k.arg not in reported],
                                  positional=len(call.args))
+
+    def positional(self, call: ast.Call, callee: str, change: Change) -> bool:
+        """Whether the call passes `change.keyword` by position (per the installed signature)."""
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            return True
+        signature = signature_of(callee) or signature_of(change.name)
+        if signature is None:
+            return False
+        order = [p.name for p in signature.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        return change.keyword in order and len(call.args) > order.index(change.keyword)
+
+    def check_members(self) -> None:
+        """Members of objects whose class the local inference knows (`Types`): a data-file entry keyed
+        by the installed class's path and the member (`flax.nnx.variablelib.Variable.value` for
+        `self.scale.value` where `self.scale = nnx.Param(...)`; `...Mesh.__enter__` for `with mesh:`
+        where `mesh = jax.make_mesh(...)`), and method calls the installed method's signature rejects."""
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Attribute) and node.attr in self.members and not self.called(node):
+                store = isinstance(node.ctx, ast.Store)
+                if change := self.member_change(self.types.of(node.value), node.attr, store):
+                    self.add_change(node, change)
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:
+                    if change := self.member_change(self.types.of(item.context_expr), "__enter__", False):
+                        self.add_change(item.context_expr, change)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                self.check_method(node)
+
+    def called(self, node: ast.Attribute) -> bool:
+        """Whether `node` is the callee of a call: method entries of the data are often conditional
+        (Module.sow/perturb warn only outside nnx.capture), so method calls meet the signature check only."""
+        holder = self.types.parent.get(id(node))
+        return isinstance(holder, ast.Call) and holder.func is node
+
+    def member_change(self, t: Any, member: str, store: bool) -> Change | None:
+        for cls in self.types.mro(t):
+            key = f"{getattr(cls, '__module__', '')}.{getattr(cls, '__qualname__', '')}.{member}"
+            change = (self.index.names.get(key + "#2") if store else None) or self.index.names.get(key)
+            if change:
+                return dataclasses.replace(change, old=change.old.partition("#")[0])
+        return None
+
+    def check_method(self, call: ast.Call) -> None:
+        """`obj.method(...)` where obj is an instance of an installed class, against that method's signature."""
+        t = self.types.of(call.func.value)  # type: ignore[attr-defined]
+        if not (isinstance(t, tuple) and t[0] == "lib") or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords):
+            return
+        cls, method = t[1], call.func.attr  # type: ignore[attr-defined]
+        try:
+            raw = inspect.getattr_static(cls, method)
+        except AttributeError:
+            return
+        if not inspect.isfunction(raw):
+            return  # static/class methods, properties, descriptors: not checked
+        try:
+            signature = inspect.signature(raw)
+        except (TypeError, ValueError):
+            return
+        params = list(signature.parameters.values())[1:]
+        signature = signature.replace(parameters=params)
+        try:
+            signature.bind(*range(len(call.args)), **{k.arg: None for k in call.keywords})
+        except TypeError as exc:
+            name = f"{cls.__module__}.{cls.__qualname__}.{method}"
+            public = f"{cls.__qualname__}.{method}"
+            version = f"{cls.__module__.partition('.')[0]} {version_of(cls.__module__)}".rstrip()
+            self.add(call, "signature", f"{public}(...)", name,
+                     message=f"the installed {version} rejects this call: {exc}")
+
+    def check_static_data(self) -> None:
+        """An attribute of an nnx.Module subclass given, during __init__ (or a method __init__ calls on
+        self), a plain list, tuple or dict holding Modules or Variables, or an empty list then filled
+        with them by append/extend/insert: flax 0.12 treats such containers as static and raises
+        ValueError at construction; they must be nnx.List / nnx.Dict / nnx.data(...)."""
+        for name, cls in self.types.classes.items():
+            if not self.types.is_a(("local", name), "flax.nnx.Module") \
+                    or any(k.arg == "pytree" for k in cls.keywords):
+                continue
+            declared = {t.id for n in cls.body if isinstance(n, (ast.AnnAssign, ast.Assign))
+                        for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+            methods = self.init_methods(name)
+            for attr, values in self.types.self_assignments(cls).items():
+                if attr in declared:
+                    continue
+                for item in values:
+                    if item is None or item[1].name not in methods:
+                        continue
+                    value, fn = item
+                    container = not isinstance(value, ast.Call) and self.holds_data(value, fn)
+                    filled = container or (self.is_empty(value) and self.filled(cls, methods, attr))
+                    if filled:
+                        self.add(value, "raises", f"plain {type(value).__name__.lower()} of nnx data in "
+                                 f"{name}.{attr}", "flax.nnx.List",
+                                 message=f"flax {version_of('flax')} raises ValueError (data in a static "
+                                         f"attribute): wrap it in nnx.List(...) / nnx.Dict(...) / nnx.data(...)")
+
+    def init_methods(self, name: str) -> set[str]:
+        """The methods of a class of this file (with its local bases) that __init__ reaches through self.m()."""
+        methods: dict[str, ast.FunctionDef] = {}
+        for base in self.types.local_bases(name)[0]:
+            for fn in self.types.classes[base].body:
+                if isinstance(fn, ast.FunctionDef):
+                    methods.setdefault(fn.name, fn)
+        reached, todo = set(), ["__init__"]
+        while todo:
+            current = todo.pop()
+            if current in reached or current not in methods:
+                continue
+            reached.add(current)
+            fn = methods[current]
+            me = fn.args.args[0].arg if fn.args.args else ""
+            todo += [n.func.attr for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                     and isinstance(n.func.value, ast.Name) and n.func.value.id == me]
+        return reached
+
+    def holds_data(self, node: ast.AST, scope: ast.AST) -> bool:
+        """A container display (or comprehension) whose items are Module or Variable constructions."""
+        if isinstance(node, ast.Call):
+            t = self.types.of(node, scope)
+            return self.types.is_a(t, "flax.nnx.Module") or self.types.is_a(t, "flax.nnx.Variable")
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return any(self.holds_data(e, scope) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return any(self.holds_data(v, scope) for v in node.values)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return self.holds_data(node.elt, scope)
+        if isinstance(node, ast.DictComp):
+            return self.holds_data(node.value, scope)
+        return False
+
+    @staticmethod
+    def is_empty(node: ast.AST) -> bool:
+        return isinstance(node, (ast.List, ast.Dict)) and not getattr(node, "elts", getattr(node, "keys", None)) \
+            or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "dict") \
+            and not node.args and not node.keywords
+
+    def filled(self, cls: ast.ClassDef, methods: set[str], attr: str) -> bool:
+        """Whether a method __init__ reaches appends/extends/inserts/stores Module or Variable data into self.attr."""
+        for fn in (f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name in methods):
+            me = fn.args.args[0].arg if fn.args.args else ""
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in ("append", "extend", "insert") \
+                        and isinstance(target := node.func.value, ast.Attribute) and target.attr == attr \
+                        and isinstance(target.value, ast.Name) and target.value.id == me \
+                        and any(self.holds_data(a, fn) for a in node.args):
+                    return True
+        return False
 
     def check_signature(self, call: ast.Call, callee: str, keywords: list[ast.keyword],
                         positional: int | None) -> None:

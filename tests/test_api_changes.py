@@ -26,7 +26,7 @@ DATA = REPO / "api_changes.toml"
 LIBRARIES = {"jax", "flax", "optax", "orbax-checkpoint", "numpyro"}
 KINDS = {"added", "removed", "moved", "renamed-keyword", "default-changed", "behaviour-changed", "deprecated"}
 REQUIRED = ("library", "old", "new", "kind", "version")
-OPTIONAL = ("rename", "section", "left_out", "note")
+OPTIONAL = ("rename", "section", "left_out", "note", "call", "without_keyword")
 
 
 @cache

@@ -274,3 +274,49 @@ def test_the_installed_libraries_are_asked_for_names_modules_and_signatures(tmp_
     messages = {f["line"]: f["message"] for f in findings(path, data=empty) if f["kind"] == "signature"}
     assert "missing a required keyword-only argument: 'wrt'" in messages[18]
     assert "jax.shard_map takes no keyword check_rep" in messages[16]
+
+
+def test_local_type_knowledge_finds_variable_value_methods_containers_and_mesh(tmp_path: Path):
+    """local_types.py: `.value` on what the file binds to Variables (through a local base class, an
+    installed module's own attributes, a pass-through wrapper, an annotation, a plain name), and not on
+    other objects; a method call the installed signature rejects; plain containers of nnx data in a
+    Module attribute (flax 0.12 raises); `with mesh:`; a public name keyed by its private origin."""
+    path = copy_fixture("local_types.py", tmp_path)
+    found = findings(path)
+    got = {(f["line"], f["kind"], f["old"]) for f in found if f["kind"] != "review"}
+    value = "flax.nnx.variablelib.Variable.value"
+    assert got == {
+        (26, "deprecated", value), (27, "deprecated", value), (36, "deprecated", value), (56, "deprecated", value),
+        (58, "signature", "Optimizer.update(...)"),
+        (60, "deprecated", "optax._src.linear_algebra.global_norm"),
+        (65, "raises", "plain listcomp of nnx data in Stack.layers"),
+        (71, "raises", "plain list of nnx data in Stack.params"),
+        (77, "deprecated", "jax._src.mesh.Mesh.__enter__"),
+    }, got
+    by_col = {(f["line"], f["col"]): f for f in found}
+    assert by_col[(36, 5)]["section"] == "references/flax_nnx_guide.md#1-modules-and-variables"  # the setter entry
+    assert by_col[(36, 25)]["section"] == "references/migration.md#variablevalue-is-deprecated"  # the getter
+    assert not any(f["line"] == 51 for f in found)  # enum members, plain objects, unknown names
+    assert "missing a required argument: 'grads'" in by_line(found)[58]["message"]
+    assert "raises ValueError" in by_line(found)[65]["message"]
+
+
+def test_structured_call_without_keyword_fields_give_a_review_note(tmp_path: Path):
+    data = tmp_path / "data.toml"
+    data.write_text('[[change]]\nlibrary = "jax"\nold = "jax.make_mesh(axis_types=None) -> Auto axes"\n'
+                    'new = "jax.make_mesh(axis_types=None) -> Explicit axes"\nkind = "behaviour-changed"\n'
+                    'version = "0.9.0"\ncall = "jax.make_mesh"\nwithout_keyword = "axis_types"\n')
+    path = tmp_path / "mesh.py"
+    path.write_text("import jax\nfrom jax.sharding import AxisType\n\n"
+                    "a = jax.make_mesh((1,), ('x',))\n"
+                    "b = jax.make_mesh((1,), ('x',), axis_types=(AxisType.Auto,))\n"
+                    "c = jax.make_mesh((1,), ('x',), (AxisType.Auto,))\n")
+    found = findings(path, data=data)
+    assert [(f["line"], f["kind"]) for f in found] == [(4, "review")], found
+    assert found[0]["message"].startswith("behaviour-changed")
+
+
+def test_help_documents_the_structured_fields_and_the_local_inference():
+    out = " ".join(run_tool("--help").stdout.split())
+    for text in ("without_keyword", "call =", "raises", "local type knowledge"):
+        assert text in out, text
