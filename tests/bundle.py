@@ -14,7 +14,8 @@ from jaxpro.repo import REPO, pins  # noqa: F401 - the tests import them from he
 
 SKILLS = sorted(p.parent for p in (REPO / "skills").glob("*/SKILL.md"))
 AGENTS = sorted((REPO / "agents").glob("*.md"))
-EXCLUDED_DIRS = {".git", ".venv", ".tools", "node_modules", "__pycache__", "fixtures", ".pytest_cache", "build"}
+EXCLUDED_DIRS = {".git", ".venv", ".tools", "node_modules", "__pycache__", "fixtures", ".pytest_cache", "build",
+                 "runs"}  # evals/runs: measured arms, their prompts and answers kept as written
 
 
 def live_run_only(flag: str, what: str, because: str) -> pytest.MarkDecorator:

@@ -70,15 +70,15 @@ NAMES_OLD_FORMS = {"dev/api_delta.py", "references/api_changes.md"}
 
 
 def _legacy_on_purpose(path: Path) -> bool:
-    """Code that is old by design: answer-eval wrong answers, the legacy code a task starts from, the
-    answers of measured arms (evals/runs/, kept as written), and the files that list old forms as old
-    (NAMES_OLD_FORMS).
+    """Code that is old by design: answer-eval wrong answers, the legacy code a task starts from, and
+    the files that list old forms as old (NAMES_OLD_FORMS). (The measured arms under evals/runs/ are
+    not scanned at all: `repo_files` leaves them out.)
 
     tests/test_answer_evals_wrong.py proves every wrong answer fails its grader, which is the
     demonstration of failure that the Markdown blocks give with `raises=`.
     """
     parts = path.relative_to(REPO).parts
-    if "/".join(parts) in NAMES_OLD_FORMS or parts[:2] == ("evals", "runs"):  # answers as measured arms wrote them
+    if "/".join(parts) in NAMES_OLD_FORMS:
         return True
     return parts[:2] == ("evals", "answers") and (parts[2] == "_wrong" or "start" in parts[3:-1])
 
@@ -119,7 +119,6 @@ def test_only_wrong_answers_task_start_files_and_the_delta_files_are_exempt():
     assert not _legacy_on_purpose(REPO / "references/start/x.md")
     assert _legacy_on_purpose(REPO / "references/api_changes.md") and _legacy_on_purpose(REPO / "dev/api_delta.py")
     assert not _legacy_on_purpose(REPO / "references/migration.md")
-    assert _legacy_on_purpose(REPO / "evals/runs/2026-11-25-baseline/tasks/some-task/module.py")
 
 
 def test_fixture_rot_is_flagged_outside_raises_blocks():
