@@ -56,3 +56,18 @@ def test_missing_or_stale_gradings_stop_the_page_with_what_to_do(tmp_path: Path)
     (tmp_path / "wrong.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(RecordProblem, match=f"has no grading of the current {data['grades'][0]['task']} "):
         gradings(tmp_path)
+
+
+def test_the_tasks_page_quotes_the_latest_measured_arms():
+    """The newest baseline/bundle pair under evals/runs/: who wrote the answers, and pass and clean-pass
+    per skill, on the delta tasks and in total, as `dev/answer_eval.py --compare` computes them."""
+    from jaxpro.evals import arms
+
+    baseline, bundle = arms.latest_runs()
+    page = answers_page()
+    assert "## The lift, measured" in page and baseline.folder.name in page and bundle.folder.name in page
+    assert arms.run_description(bundle)["writer"] in page and arms.run_description(baseline)["blindness"] in page
+    rows = arms.rate_rows(all_tasks(), baseline, bundle)
+    for row in rows:
+        assert f"| {' | '.join(str(cell) for cell in row)} |" in page
+    assert [row[0] for row in rows][-2:] == ["delta tasks", "all"]
