@@ -5,7 +5,9 @@
 - `tasks`: the answer-eval tasks (evals/answers/) and the checks on their metadata.
 - `grading`: grading one answer by running the task's grader in its own process.
 - `sessions`: one client session answering a task, in the bundle or the baseline arm.
-- `compare`: both arms on every task, graded, and the difference.
+- `compare`: both CLI arms on every task, graded, and the difference.
+- `arms`: helper-run arms (tasks and a brief laid out for any assistant), their recorded grades under
+  evals/runs/, and the comparison of two of them.
 - `report`: the plain tables the command-line tools print.
 
 The command-line entry points are dev/trigger_eval.py and dev/answer_eval.py.
