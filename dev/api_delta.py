@@ -57,6 +57,8 @@ from difflib import SequenceMatcher
 from pathlib import Path
 import inspect as _inspect
 
+from jaxpro.api_changes import LIBRARIES
+
 REPO = Path(__file__).resolve().parent.parent
 NEW_PYTHON = REPO / ".venv" / "bin" / "python"
 CUTOFF = "2025-07-01T00:00:00Z"
@@ -68,7 +70,6 @@ OLD_PINS: dict[str, str] = {
     "orbax-checkpoint": "0.11.17",
     "numpyro": "0.18.0",
 }
-LIBRARIES = ("jax", "flax", "optax", "orbax-checkpoint", "numpyro")
 # The import packages of each library: an origin outside them is a re-export from elsewhere.
 PACKAGES: dict[str, tuple[str, ...]] = {
     "jax": ("jax", "jaxlib"),

@@ -19,6 +19,11 @@ class Heading:
     anchor: str
 
 
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading's text: lowercase, punctuation dropped, spaces to `-`."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
 def headings(path: Path) -> list[Heading]:
     """Every heading in `path`, in order; a section runs to the next heading of the same or a higher level.
 
@@ -30,11 +35,11 @@ def headings(path: Path) -> list[Heading]:
     seen: set[str] = set()
     for opening, inline in zip(tokens, tokens[1:]):
         if opening.type == "heading_open":
-            slug = re.sub(r"[^\w\- ]", "", inline.content.strip().lower()).replace(" ", "-")
-            unique, n = slug, 0
+            base = slug(inline.content)
+            unique, n = base, 0
             while unique in seen:
                 n += 1
-                unique = f"{slug}-{n}"
+                unique = f"{base}-{n}"
             seen.add(unique)
             found.append((int(opening.tag[1]), opening.map[0] + 1, unique))
     last_line = len(text.splitlines())

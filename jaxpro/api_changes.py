@@ -14,6 +14,7 @@ import tomllib
 from collections import defaultdict
 from pathlib import Path
 
+from jaxpro.anchors import slug
 from jaxpro.repo import REPO
 
 DATA = REPO / "api_changes.toml"
@@ -122,7 +123,7 @@ def render(versions: dict[str, dict[str, str]], changes: list[Change]) -> str:
         "",
         "## Contents",
         "",
-        *(f"- [{name}](#{_slug(name)})" for name in LIBRARIES),
+        *(f"- [{name}](#{slug(name)})" for name in LIBRARIES),
     ]
     by_library: dict[str, list[Change]] = defaultdict(list)
     for change in changes:
@@ -157,7 +158,3 @@ def render(versions: dict[str, dict[str, str]], changes: list[Change]) -> str:
         out.append(f"{untaught} more entries (new names, deprecations and default changes in APIs this bundle does "
                    "not teach) are in api_changes.toml, each with the reason it is left out.")
     return "\n".join(out).rstrip() + "\n"
-
-
-def _slug(heading: str) -> str:
-    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
