@@ -71,20 +71,23 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import hashlib
 import importlib
 import functools
 import importlib.util
-import inspect
 import re
 import sys
-import warnings
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import _cli
 from _cli import CliError, CliParser, UsageError, first_line, print_json, run_cli, script_metadata
+from _installed import (MISSING, Symbol, deprecated_module, installed, load_pickled, method_signature, mro,
+                        open_cache, origin, passes_through, remember, returned_class, signature_of, source_file,
+                        store_pickled, version_of)
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "api_changes.toml"
 LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "orbax", "numpyro"})
@@ -268,87 +271,8 @@ def installed_jax_changes() -> tuple[list[Change], str]:
 
 
 # --- the installed libraries --------------------------------------------------------------------
-
-MISSING = object()  # what `installed` returns for a name the installed library does not have
-
-
-@functools.cache
-def importable(module: str) -> Any:
-    """The installed module `module`; MISSING if it is not there (its library is); None if unknown."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        # only "this module is gone" counts, not a missing optional dependency (tensorflow, ...)
-        return MISSING if exc.name and module.startswith(exc.name) and is_library(exc.name) else None
-    except Exception:  # a backend-specific module that does not import here
-        return None
-
-
-@functools.cache
-def installed(name: str) -> Any:
-    """The installed object a dotted library name stands for; MISSING when a module lacks it; None
-    when it cannot be told (library not installed, or the name goes through a class or an object)."""
-    top = name.partition(".")[0]
-    if not is_library(name) or importable(top) in (None, MISSING):
-        return None
-    parts = name.split(".")
-    obj = importable(top)
-    for index in range(1, len(parts)):
-        if not inspect.ismodule(obj):
-            return None  # attributes of classes and objects may be made at run time
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                obj = getattr(obj, parts[index])
-                continue
-            except AttributeError:
-                pass
-            except Exception:
-                return None
-        sub = importable(".".join(parts[: index + 1]))  # a submodule not imported by its package
-        if sub is None or sub is MISSING:
-            return sub
-        obj = sub
-    return obj
-
-
-def signature_of(name: str) -> inspect.Signature | None:
-    """The installed signature of a library callable, or None (not found, not inspectable)."""
-    obj = installed(name)
-    if not (inspect.isfunction(obj) or inspect.isclass(obj) or inspect.isbuiltin(obj)):
-        return None  # instances (enum members, jitted or wrapped objects) may take anything
-    try:
-        signature = inspect.signature(obj)
-        kinds = {p.kind for p in signature.parameters.values()}
-        if inspect.isclass(obj) and kinds == {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD} \
-                and "__init__" in vars(obj):  # a metaclass __call__ (flax's Object) hides __init__'s
-            init = inspect.signature(obj.__init__)
-            return init.replace(parameters=list(init.parameters.values())[1:])
-        return signature
-    except (TypeError, ValueError):
-        return None
-
-
-def origin(name: str) -> str | None:
-    """The implementation path of a public library name (`optax.global_norm` ->
-    `optax._src.linear_algebra.global_norm`, from the installed object's __module__ and __qualname__),
-    when that path names the very same installed object; else None."""
-    obj = installed(name)
-    if obj is None or obj is MISSING or inspect.ismodule(obj):
-        return None
-    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
-    if not isinstance(module, str) or not isinstance(qualname, str) or "<" in qualname:
-        return None
-    key = f"{module}.{qualname}"
-    return key if key != name and is_library(key) and installed(key) is obj else None
-
-
-def version_of(name: str) -> str:
-    module = importable(name.partition(".")[0])
-    return getattr(module, "__version__", "") if module not in (None, MISSING) else ""
-
+# Every question to the installed libraries goes through `_installed`, which keeps the answers on disk
+# per set of versions (see its docstring): a warm run imports none of them.
 
 # --- resolving names -----------------------------------------------------------------------------
 
@@ -415,45 +339,35 @@ NONE = ("none",)
 
 
 def library_class(value: Any) -> bool:
-    return inspect.isclass(value) and is_library(getattr(value, "__module__", ""))
-
-
-@functools.cache
-def passes_through(fn: Any) -> bool:
-    """Whether an installed function returns its first argument's type (a TypeVar in and out)."""
-    import typing
-    for candidate in (fn, *typing.get_overloads(fn)):
-        try:
-            hints = typing.get_type_hints(candidate)
-            params = [p for p in inspect.signature(candidate).parameters.values()]
-        except Exception:
-            continue
-        ret = hints.get("return")
-        if params and isinstance(ret, typing.TypeVar) and hints.get(params[0].name) is ret:
-            return True
-    return False
-
-
-@functools.cache
-def returned_class(fn: Any) -> Any:
-    """The class an installed function's return annotation names, or None."""
-    import typing
-    try:
-        ret = typing.get_type_hints(fn).get("return")
-    except Exception:
-        return None
-    return ret if library_class(ret) else None
+    return isinstance(value, Symbol) and value.library_class
 
 
 @functools.cache
 def library_types(module: str) -> Types | None:
     """The `Types` of an installed library module's own source (to read its classes' attributes)."""
+    file = source_file(module)
     try:
-        source = inspect.getsource(importlib.import_module(module))
-        tree = ast.parse(source)
-    except Exception:
+        tree = ast.parse(Path(file).read_bytes()) if file else None
+    except (OSError, SyntaxError, ValueError):
         return None
-    return Types(tree, import_bindings(tree), module)
+    return Types(tree, import_bindings(tree), module) if tree else None
+
+
+def library_attr_type(cls: Symbol, attr: str) -> list[str] | None:
+    """What an installed class's own source assigns to `self.attr`: None when it assigns nothing (look
+    at its bases), [] when the values disagree or are unknown, else the class as [module, qualname]."""
+    def read() -> list[str] | None:
+        types = library_types(cls.module)
+        if types is None or cls.qualname not in types.classes:
+            return None
+        values = types.self_assignments(types.classes[cls.qualname]).get(attr)
+        if not values:
+            return None
+        if any(v is None for v in values):
+            return []
+        found = {tuple(types.as_library_type(types.of(v, s))) for v, s in values if types.of(v, s) != NONE}
+        return list(found.pop()) if len(found) == 1 else []
+    return remember(f"attr-type|{cls.path}|{attr}", read)
 
 
 class Types:
@@ -557,10 +471,10 @@ class Types:
         obj = installed(name) if is_library(name) else None
         if library_class(obj):
             return ("lib", obj)
-        if callable(obj) and not inspect.isclass(obj):
-            if first is not None and passes_through(obj):
+        if isinstance(obj, Symbol) and obj.kind == "callable":
+            if first is not None and passes_through(name):
                 return self.of(first, scope)
-            if cls := returned_class(obj):
+            if cls := returned_class(name):
                 return ("lib", cls)
         return None
 
@@ -620,7 +534,7 @@ class Types:
         return ("lib", obj) if library_class(obj) else None
 
     # classes
-    def local_bases(self, name: str) -> tuple[list[str], list[type]]:
+    def local_bases(self, name: str) -> tuple[list[str], list[Symbol]]:
         """The classes of this file and the installed classes that `name` derives from (itself first)."""
         local, lib, todo = [], [], [name]
         while todo:
@@ -635,17 +549,17 @@ class Types:
                     lib.append(obj)
         return local, lib
 
-    def mro(self, t: Any) -> list[type]:
+    def mro(self, t: Any) -> list[Symbol]:
         """The installed classes a type is an instance of."""
         if isinstance(t, tuple) and t[0] == "lib":
-            return list(t[1].__mro__)
+            return mro(t[1])
         if isinstance(t, tuple) and t[0] == "local":
-            return [c for base in self.local_bases(t[1])[1] for c in base.__mro__]
+            return [c for base in self.local_bases(t[1])[1] for c in mro(base)]
         return []
 
     def is_a(self, t: Any, dotted: str) -> bool:
         target = installed(dotted)
-        return inspect.isclass(target) and target in self.mro(t)
+        return library_class(target) and target in self.mro(t)
 
     def attr_type(self, t: Any, attr: str) -> Any:
         if not isinstance(t, tuple) or t[0] not in ("lib", "local"):
@@ -658,20 +572,19 @@ class Types:
             if values:
                 types = {self.of(v, s) for v, s in values} - {NONE}
                 return types.pop() if len(types) == 1 else None
-            classes = [c for base in lib for c in base.__mro__]
+            classes = [c for base in lib for c in mro(base)]
         else:
-            classes = list(t[1].__mro__)
+            classes = mro(t[1])
         for cls in classes:  # the first installed class whose own source assigns `self.attr`
-            types = library_types(cls.__module__) if is_library(getattr(cls, "__module__", "")) else None
-            if types is None or cls.__qualname__ not in types.classes:
-                continue
-            values = types.self_assignments(types.classes[cls.__qualname__]).get(attr)
-            if values:
-                if any(v is None for v in values):
-                    return None
-                found = {types.of(v, s) for v, s in values} - {NONE}
-                return found.pop() if len(found) == 1 else None
+            if is_library(cls.module) and (found := library_attr_type(cls, attr)) is not None:
+                return ("lib", Symbol("class", *found)) if found else None
         return None
+
+    def as_library_type(self, t: Any) -> list[str]:
+        """A type read in an installed module's own source, as [module, qualname] ([] when not a class)."""
+        if isinstance(t, tuple) and t[0] == "local":
+            return [self.module, t[1]]
+        return [t[1].module, t[1].qualname] if isinstance(t, tuple) and t[0] == "lib" else []
 
     @functools.cache
     def self_assignments(self, cls: ast.ClassDef) -> dict[str, list[Any]]:
@@ -768,14 +681,10 @@ class FileChecker:
     def check_deprecated_module(self, node: ast.AST, name: str) -> None:
         """An import of a module whose every public name (other than modules) the installed library
         lists in the module's own `_deprecations` table: the module itself is on its way out."""
-        module = installed(name)
-        table = getattr(module, "_deprecations", None) if inspect.ismodule(module) else None
-        if not isinstance(table, dict) or not table:
+        messages = deprecated_module(name) if is_library(name) else None
+        if not messages:
             return
-        public = {n for n in dir(module) if not n.startswith("_") and not inspect.ismodule(getattr(module, n, None))}
-        if public - set(table):
-            return
-        news = {replacement_in(message) for message, _ in table.values()} - {""}
+        news = {replacement_in(message) for message in messages} - {""}
         self.add(node, "deprecated", name, news.pop() if len(news) == 1 else "",
                  message=f"every public name of {name} is deprecated in the installed jax {version_of(name)}")
 
@@ -853,7 +762,7 @@ class FileChecker:
 
     def member_change(self, t: Any, member: str, store: bool) -> Change | None:
         for cls in self.types.mro(t):
-            key = f"{getattr(cls, '__module__', '')}.{getattr(cls, '__qualname__', '')}.{member}"
+            key = f"{cls.path}.{member}"
             change = (self.index.names.get(key + "#2") if store else None) or self.index.names.get(key)
             if change:
                 return dataclasses.replace(change, old=change.old.partition("#")[0])
@@ -866,24 +775,15 @@ class FileChecker:
                 or any(k.arg is None for k in call.keywords):
             return
         cls, method = t[1], call.func.attr  # type: ignore[attr-defined]
-        try:
-            raw = inspect.getattr_static(cls, method)
-        except AttributeError:
+        signature = method_signature(cls, method)  # static/class methods, properties, descriptors: None
+        if signature is None:
             return
-        if not inspect.isfunction(raw):
-            return  # static/class methods, properties, descriptors: not checked
-        try:
-            signature = inspect.signature(raw)
-        except (TypeError, ValueError):
-            return
-        params = list(signature.parameters.values())[1:]
-        signature = signature.replace(parameters=params)
         try:
             signature.bind(*range(len(call.args)), **{k.arg: None for k in call.keywords})
         except TypeError as exc:
-            name = f"{cls.__module__}.{cls.__qualname__}.{method}"
-            public = f"{cls.__qualname__}.{method}"
-            version = f"{cls.__module__.partition('.')[0]} {version_of(cls.__module__)}".rstrip()
+            name = f"{cls.path}.{method}"
+            public = f"{cls.qualname}.{method}"
+            version = f"{cls.module.partition('.')[0]} {version_of(cls.module)}".rstrip()
             self.add(call, "signature", f"{public}(...)", name,
                      message=f"the installed {version} rejects this call: {exc}")
 
@@ -1292,7 +1192,22 @@ def build_parser() -> CliParser:
 
 
 def build_index(data: Path) -> tuple[Index, str]:
-    """The data file's changes, then the installed jax's deprecation tables; and a note if those were skipped."""
+    """The data file's changes, then the installed jax's deprecation tables; and a note if those were skipped.
+    Kept on disk (see `_installed`) per data file, installed versions and checker source."""
+    try:
+        contents = data.read_bytes()
+    except OSError:
+        contents = b""  # load_data says what is wrong
+    key = open_cache(Path(__file__), Path(_cli.__file__))
+    name = f"index-{hashlib.sha256(contents).hexdigest()[:16]}"
+    if isinstance(kept := load_pickled(name, key), tuple):
+        return kept
+    built = read_index(data)
+    store_pickled(name, key, built)
+    return built
+
+
+def read_index(data: Path) -> tuple[Index, str]:
     index = Index()
     for change in load_data(data):
         index.add(change)
