@@ -88,6 +88,7 @@ from _cli import CliError, CliParser, UsageError, first_line, print_json, run_cl
 from _installed import (MISSING, Symbol, deprecated_module, installed, load_pickled, method_signature, mro,
                         open_cache, origin, passes_through, remember, returned_class, signature_of, source_file,
                         store_pickled, version_of)
+from _installed import quiet
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "api_changes.toml"
 LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "orbax", "numpyro"})
@@ -113,7 +114,8 @@ output:
   path:line:col: KIND old -> new (read: section)     sorted; col is 1-based
   With --json: a list of {path, line, col, kind, old, new, section, message}.
   A file that does not parse gives `path: cannot parse (SyntaxError: ... line N)` (kind "unparsable"
-  in JSON) and the run goes on. It does not by itself make the exit status 1.
+  in JSON; also for a file nested too deeply to check: RecursionError) and the run goes on. It does not
+  by itself make the exit status 1.
 
 --fix rewrites, in place and only in the files given or found, the changes marked `rename = true` in
 the data file (and `moved` ones unless marked `rename = false`): the tree_map alias becomes
@@ -125,7 +127,8 @@ formatting and comments, adds or drops import lines as needed, prints each chang
 exit codes:
   0    nothing found (review notes and unparsable files alone do not fail)
   1    an old form or a hedge was found (also: an unexpected internal error, one "error:" line)
-  2    usage error (unknown flag, no such path, missing or malformed data file, no LibCST for --fix)
+  2    usage error (unknown flag, no such path, no Python file in the paths given, missing or malformed
+       data file, no LibCST for --fix)
 Folders are searched for *.py, skipping hidden folders, site-packages, venv and __pycache__."""
 
 
@@ -254,13 +257,15 @@ def installed_jax_changes() -> tuple[list[Change], str]:
     if importlib.util.find_spec("jax") is None:
         return [], "note: jax is not importable: skipped the deprecation tables of the installed jax"
     try:
-        jax = importlib.import_module("jax")
+        with quiet():  # absl and TensorFlow notices, import-time warnings
+            jax = importlib.import_module("jax")
     except Exception as exc:
         return [], f"note: importing jax failed ({type(exc).__name__}): skipped its deprecation tables"
     changes = []
     for module_name in deprecation_modules(Path(jax.__file__).parent):
         try:
-            table = getattr(importlib.import_module(module_name), "_deprecations", {})
+            with quiet():
+                table = getattr(importlib.import_module(module_name), "_deprecations", {})
         except Exception:  # a backend-specific module that does not import here
             continue
         for name, (message, replacement) in table.items():
@@ -987,31 +992,45 @@ def handler_names(handler: ast.ExceptHandler) -> set[str]:
 
 
 def check_file(path: Path, index: Index) -> set[Finding]:
-    """The findings of one file, or its one `unparsable` finding."""
+    """The findings of one file (one per line, kind and old form), or its one `unparsable` finding: a file
+    that does not parse, cannot be read, or is nested too deeply for Python's parser or this checker."""
+    def unparsable(line: int, message: str) -> set[Finding]:
+        return {Finding(str(path), line, 0, "unparsable", "", message=message)}
     try:
         tree = ast.parse(path.read_bytes(), filename=str(path))
+        found = FileChecker(str(path), tree, index).run()
     except SyntaxError as exc:
-        return {Finding(str(path), exc.lineno or 0, 0, "unparsable", "",
-                        message=f"SyntaxError: {exc.msg} line {exc.lineno}")}
-    except ValueError as exc:  # e.g. null bytes
-        return {Finding(str(path), 0, 0, "unparsable", "", message=f"{type(exc).__name__}: {first_line(str(exc))}")}
-    return FileChecker(str(path), tree, index).run()
+        return unparsable(exc.lineno or 0, f"SyntaxError: {exc.msg} line {exc.lineno}")
+    except (ValueError, OSError) as exc:  # null bytes, a file that cannot be read
+        return unparsable(0, f"{type(exc).__name__}: {first_line(str(exc))}")
+    except (RecursionError, MemoryError) as exc:
+        return unparsable(0, f"{type(exc).__name__}: too deeply nested to check")
+    first: dict[Finding, Finding] = {}
+    for finding in sorted(found):  # `from M import a, b` of a removed M: one finding, not one per name
+        first.setdefault(dataclasses.replace(finding, col=0), finding)
+    return set(first.values())
 
 
 def python_files(paths: Sequence[str]) -> list[Path]:
-    """The files given and the *.py files under the folders given (skipping hidden folders, venvs)."""
+    """The files given and the *.py files under the folders given (skipping hidden folders, venvs). A folder
+    without any gets a note on stderr; `UsageError` when there is nothing at all to check."""
     files: dict[Path, Path] = {}
     for text in paths:
         root = Path(text)
         if root.is_file():
             files.setdefault(root.resolve(), root)
         elif root.is_dir():
-            for file in sorted(root.rglob("*.py")):
-                parts = file.relative_to(root).parts[:-1]
-                if file.is_file() and not any(p.startswith(".") or p in SKIP_DIRS for p in parts):
-                    files.setdefault(file.resolve(), file)
+            found = [file for file in sorted(root.rglob("*.py")) if file.is_file() and not any(
+                p.startswith(".") or p in SKIP_DIRS for p in file.relative_to(root).parts[:-1])]
+            if not found and len(paths) > 1:
+                print(f"note: no Python files in {text}", file=sys.stderr)
+            for file in found:
+                files.setdefault(file.resolve(), file)
         else:
             raise UsageError(f"no such file or folder: {text}")
+    if not files:
+        raise UsageError(f"no Python files in {', '.join(paths)} (folders are searched for *.py, skipping hidden "
+                         f"folders, site-packages, venv and __pycache__)")
     return list(files.values())
 
 

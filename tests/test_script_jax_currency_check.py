@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -47,7 +48,8 @@ def test_help_documents_flags_output_fix_and_exit_codes():
     result = run_tool("--help")
     assert result.returncode == 0
     for text in ("--data", "--json", "--fix", "examples:", "exit codes:", "path:line:col: KIND old -> new",
-                 "cannot parse", "hedge", "review", "pip install 'libcst==", "rename = true"):
+                 "cannot parse", "hedge", "review", "pip install 'libcst==", "rename = true",
+                 "no Python file in the paths given", "RecursionError"):
         assert text in result.stdout, text
 
 
@@ -216,15 +218,19 @@ def test_fix_leaves_other_findings_and_files_alone(tmp_path: Path):
         ([".", "--data", "nope.toml"], "no data file nope.toml"),
         ([".", "--colour"], "unrecognized arguments: --colour"),
         ([], "the following arguments are required: PATH"),
+        (["empty"], "no Python files in empty"),  # nothing to check is a usage error
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args: list[str], fragment: str, tmp_path: Path):
+    (tmp_path / "code.py").write_text("x = 1\n")
+    (tmp_path / "empty" / "notes").mkdir(parents=True)
     assert_one_line_error(run_tool(*args, cwd=tmp_path), 2, fragment)
 
 
 def test_a_malformed_data_file_is_a_usage_error(tmp_path: Path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[[change]\nold = \n")
+    (tmp_path / "code.py").write_text("x = 1\n")
     assert_one_line_error(run_tool(".", "--data", bad, cwd=tmp_path), 2, "cannot read data file")
 
 
@@ -320,3 +326,57 @@ def test_help_documents_the_structured_fields_and_the_local_inference():
     out = " ".join(run_tool("--help").stdout.split())
     for text in ("without_keyword", "call =", "raises", "local type knowledge"):
         assert text in out, text
+
+
+# --- robustness (issue 26, item 8) ------------------------------------------------------------------
+
+def checker_module():
+    """The checker imported in this process (cheaper than a subprocess for rules on small sources)."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    import jax_currency_check
+
+    return jax_currency_check
+
+
+def check_source(tmp_path: Path, source: str, data: Path = DATA, name: str = "code.py") -> list:
+    """The findings of one small source file, in process, against `data` and the installed libraries."""
+    jcc = checker_module()
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    index, _ = jcc.read_index(data)
+    return sorted(jcc.check_file(path, index))
+
+
+def test_files_nested_too_deeply_are_one_line_each_and_the_run_goes_on(tmp_path: Path):
+    """A 3,000-term sum breaks Python's own parser, a 1,000-term one the checker's reading of a probe:
+    each file gets one line and the other files are still checked."""
+    (tmp_path / "deep.py").write_text("x = " + " + ".join(["1"] * 3000) + "\n")
+    (tmp_path / "probe.py").write_text("import jax\n\nf = getattr(jax, 'tree', " + " + ".join(["1"] * 1000) + ")\n")
+    copy_fixture("old_forms.py", tmp_path)
+    result = run_tool(".", "--data", DATA, cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "deep.py: cannot parse (RecursionError: too deeply nested to check)"
+    assert lines[-1] == "probe.py: cannot parse (RecursionError: too deeply nested to check)"
+    assert sum(line.startswith("old_forms.py:") for line in lines) == 10
+
+
+def test_an_import_of_several_names_from_a_removed_module_is_one_finding(tmp_path: Path):
+    found = check_source(tmp_path, "from jax.experimental.host_callback import call, id_tap\n")
+    assert [(f.line, f.kind, f.old) for f in found] == [(1, "removed", "jax.experimental.host_callback")]
+
+
+def test_importing_libraries_prints_nothing_on_stderr(tmp_path: Path):
+    """An optional dependency that logs to file descriptor 2 while it is imported (as TensorFlow and absl
+    do) leaves no trace in the checker's output; no cached answers, so the import really happens."""
+    fake = tmp_path / "deps" / "tensorflow_probability"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("import os\nos.write(2, b'W0000 absl notice from an import\\n')\n"
+                                      "raise ImportError('not the real TFP')\n")
+    code = tmp_path / "code.py"
+    code.write_text("import numpyro.contrib.tfp.distributions as tfd\nimport jax\n\nx = jax.tree_map(abs, [1])\n")
+    env = {**os.environ, "PYTHONPATH": str(fake.parent), "JAX_PRO_CACHE": "off"}
+    result = subprocess.run([sys.executable, str(TOOL), code.name, "--data", str(DATA)], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert (result.returncode, result.stderr) == (1, ""), result.stderr
+    assert "jax.tree_map" in result.stdout
