@@ -31,6 +31,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from bundle import AGENTS, REPO, SKILLS, claude_binary
+from messages_server import scripted_server, texts_of, tool_use
 from test_export_skills import repository_only
 from test_script_headers import declared
 
@@ -225,3 +226,36 @@ def test_command_runs_from_the_user_project(source: Path, command: str, installe
         assert output.startswith("usage: "), output[:500]
     else:
         assert "measured on:" in output, "bundled programs print where their numbers came from"
+
+
+def converse(home: Path, project: Path, script: list) -> list[str]:
+    """Run the pinned CLI in `project` against a scripted Messages API server; the texts of its requests."""
+    with scripted_server(script) as server:
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "NO_COLOR": "1", "CI": "1",
+               "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "dummy-key-for-a-local-server"}
+        done = subprocess.run([str(claude_binary()), "-p", "Write the training step.", "--allowedTools", "Write",
+                               "--output-format", "json"], cwd=project, env=env, capture_output=True, text=True,
+                              timeout=240)
+        assert done.returncode == 0, f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        return [texts_of(body) for body in server.conversation]
+
+
+@pytest.mark.timeout(600)
+def test_installed_hook_hands_findings_to_the_next_request(installed: Path, tmp_path: Path):
+    """The real CLI, the installed plugin, a project whose .venv has jax: the model writes a file with an old
+    form; the hook's findings reach the model's next request, and the Stop hook asks once for a fix. A clean
+    file adds nothing."""
+    home = next(p for p in installed.parents if (p / ".claude").is_dir())
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".venv").symlink_to(user_python().parent.parent)
+    old = "import jax\n\ndef step(tree):\n    return jax.tree_map(lambda a: a * 2, tree)\n"
+    requests = converse(home, project, [tool_use("Write", {"file_path": str(project / "model.py"), "content": old})])
+    assert (project / "model.py").read_text(encoding="utf-8") == old
+    assert len(requests) == 3, "the write, the answer, and one more turn asked for by the Stop hook"
+    assert "jax-pro checked model.py" not in requests[0]
+    assert "jax-pro checked model.py" in requests[1] and "jax.tree_map" in requests[1].split("jax-pro checked")[1]
+    assert "still use forms the installed libraries removed" in requests[2]
+    clean = old.replace("jax.tree_map", "jax.tree.map")
+    requests = converse(home, project, [tool_use("Write", {"file_path": str(project / "clean.py"), "content": clean})])
+    assert len(requests) == 2 and not any("jax-pro checked" in text for text in requests)
