@@ -74,7 +74,7 @@ stamp=.venv/.jaxpro-installed
 if [[ ! -f "$stamp" || pyproject.toml -nt "$stamp" ]]; then
   echo "setup: installing pinned packages (pyproject.toml)"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,compare,docs]"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,compare,docs,chart]"
   touch "$stamp"
 fi
 
