@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -63,6 +64,7 @@ class Symbol:
 
 # --- the versions and the cache file -------------------------------------------------------------
 
+@functools.cache
 def installed_versions() -> dict[str, str]:
     """Distribution -> version of the libraries on sys.path, from their .dist-info folder names (no import)."""
     found: dict[str, str] = {}
