@@ -1204,7 +1204,11 @@ def build_parser() -> CliParser:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="Python files or folders to check")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="FILE",
                         help=f"the api_changes.toml to read (default: {DEFAULT_DATA})")
-    parser.add_argument("--json", action="store_true", help="print a JSON list of findings instead of lines")
+    parser.add_argument("--format", choices=("text", "json", "github"), default="text",
+                        help="text: the lines below (default); json: a JSON list; github: GitHub Actions workflow "
+                             "commands, `::error file=PATH,line=N,col=N,title=jax-currency-check KIND::LINE` "
+                             "(`::warning` for review notes and unparsable files), shown as annotations")
+    parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
     parser.add_argument("--fix", action="store_true",
                         help="rewrite pure renames in place with LibCST, print them, then report what is left")
     return parser
@@ -1236,6 +1240,21 @@ def read_index(data: Path) -> tuple[Index, str]:
     return index, note
 
 
+def github_command(finding: Finding) -> str:
+    """A finding as a GitHub Actions workflow command (`::error` for what fails the run, else `::warning`),
+    escaped as actions/toolkit's command.ts does: `%`, CR and LF in the message, also `:` and `,` in fields."""
+    message_chars, field_chars = "%\r\n", "%\r\n:,"
+
+    def escape(text: str, chars: str) -> str:
+        return "".join(f"%{ord(char):02X}" if char in chars else char for char in text)
+
+    level = "error" if finding.kind in FAILING else "warning"
+    where = {"file": finding.path, "line": finding.line, "col": finding.col, "title": f"jax-currency-check {finding.kind}"}
+    fields = ",".join(f"{key}={escape(str(value), field_chars)}" for key, value in where.items() if value)
+    message = finding.text().removeprefix(f"{finding.path}:{finding.line}:{finding.col}: ")
+    return f"::{level} {fields}::{escape(message, message_chars)}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     files = python_files(args.paths)
@@ -1244,13 +1263,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(note, file=sys.stderr)
     if args.fix:
         changes = fix_files(files, index)
-        print("\n".join(changes) or "fixed nothing", file=sys.stderr if args.json else sys.stdout)
+        print("\n".join(changes) or "fixed nothing", file=sys.stdout if args.format == "text" else sys.stderr)
     findings = check(files, index)
-    if args.json:
+    if args.format == "json":
         print_json([asdict(f) for f in findings])
     else:
         for finding in findings:
-            print(finding.text())
+            print(github_command(finding) if args.format == "github" else finding.text())
     return 1 if any(f.kind in FAILING for f in findings) else 0
 
 
