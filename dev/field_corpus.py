@@ -96,7 +96,7 @@ PINNED: tuple[Pin, ...] = (
     Pin("ott-jax", "0.6.0", "old", "2025-11-04", "89d7ee73ae105a56385b66a43e9acd5ae070e66d991efc56047ab47cc756f3e6", 26261),
     Pin("paxml", "1.4.0", "old", "2024-04-09", "1ed1d84a13a35fa7547f9ba6100f036361f379e54e16bc28e40bb854ca01cb78", 45876),
     Pin("haliax", "1.4.dev330", "old", "2025-02-27", "8e19208bb4b471ee71a5a552729096dea229d53804bee5de110096f3996cf81d", 10626),
-    Pin("scenic", "3.0.0", "old", "2024-06-07", "3f75794b60f43e80e6fbcbc2b8fd60a952f11ba061a13a27e3ddfb6c49120f6c", 48340),
+    Pin("objax", "1.8.0", "old", "2023-11-06", "7b0e3b28751529adc1402a05cc1e71f6e01b1476352d44cbdc4094d2586d1d1c", 5969),
     Pin("dynamax", "1.0.1", "old", "2025-05-10", "98748e72514d990c8a1a67392efd496320f1f1b8c174fca0dd75b9d8bc3ff0d7", 14306),
     Pin("flashbax", "0.1.2", "old", "2024-03-12", "ac50b2580808ce63787da0ae240db14986e3404ade98a33335e6d7a5efe84859", 6399),
     Pin("flashbax", "0.1.3", "old", "2025-03-27", "798b0056dd0f525269ad9689a402dd0a515db7cb6976c761aa95004ff37e9697", 7267),
