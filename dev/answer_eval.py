@@ -145,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
         return 0
     if args.prepare:
-        brief = arms.prepare(tasks, args.prepare, args.out.resolve())
+        python = Path(sys.prefix).resolve() / "bin" / "python" if args.mode == "agentic" else None  # not through the checkout
+        brief = arms.prepare(tasks, args.prepare, args.out.resolve(), agentic_python=python)
         print(f"prepared the {args.prepare} arm for {len(tasks)} tasks: give the assistant {brief}; then grade with "
               f"--grade {brief.parent / 'tasks'} --record {brief.parent / 'grades.json'}")
         return 0

@@ -77,6 +77,7 @@ def run_checker(path: Path) -> tuple[list[dict[str, Any]], str] | None:
     signal.alarm(CHECK_TIMEOUT_S)
     try:
         sys.path.insert(0, str(CHECKER.parent))
+        sys.dont_write_bytecode = False  # the checker's bytecode is kept in the plugin's own scripts/__pycache__
         import jax_currency_check as checker
         index, note = checker.build_index(checker.DEFAULT_DATA)
         return [vars(f) for f in checker.check([path], index)], note

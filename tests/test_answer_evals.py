@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import pytest
 
 from answer_evals import TASK_IDS, run
 from bundle import REPO, claude_binary, live_run_only
+from jaxpro.evals import arms
 from jaxpro.evals.sessions import ARMS, SessionOptions, client_command
 from jaxpro.evals.tasks import ANSWERS, SKILLS, load_tasks, problems
 MIN_PER_SKILL = 5  # for each of the four skills
@@ -277,6 +279,30 @@ def test_prepare_lays_out_blind_arms(tmp_path: Path):
     assert all(f"**{name} (skill)**" in brief for name in SKILLS[:-1]) and "**jax-pro (agent)**" in brief
     again = run("--prepare", "bundle", "--out", str(tmp_path / "bundle"), "--task", EXAMPLE)
     assert again.returncode == 2 and "already exists" in again.stderr
+
+
+def test_agentic_bundle_arm_runs_the_hook_after_a_write_and_counts_runs_and_reads(tmp_path: Path):
+    """An agentic arm's brief allows runs with the pinned interpreter; the bundle arm's after_write.sh runs the
+    plugin's hook as the client does and prints its context; `usage` counts the LOG.md lines."""
+    out = tmp_path / "bundle"
+    assert run("--prepare", "bundle", "--mode", "agentic", "--out", str(out), "--task", EXAMPLE).returncode == 0
+    brief = (out / "BRIEF.md").read_text(encoding="utf-8")
+    assert "Do not run any code" not in brief and "after_write.sh" in brief and "LOG.md" in brief
+    answer = out / "tasks" / EXAMPLE / "history.py"
+    answer.write_text("import jax\n\nx = jax.tree_map(lambda a: a, {})\n", encoding="utf-8")
+    shown = subprocess.run(["sh", str(out / "after_write.sh"), str(answer)], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert "jax.tree_map" in shown.stdout and "line 3" in shown.stdout, shown.stdout + shown.stderr
+    skill = out / "plugin" / "skills" / "python-jax" / "SKILL.md"
+    (out / "tasks" / EXAMPLE / "LOG.md").write_text(f"RUN python history.py\nREAD {skill} 1-3\nRUN python -c 1\n",
+                                                     encoding="utf-8")
+    counted = arms.usage(out / "tasks")[EXAMPLE]
+    head = skill.read_text(encoding="utf-8").splitlines()[:3]
+    assert counted == {"runs": 2, "lines_read": 3, "chars_read": sum(len(line) + 1 for line in head)}
+    baseline = tmp_path / "baseline"
+    assert run("--prepare", "baseline", "--mode", "agentic", "--out", str(baseline), "--task", EXAMPLE).returncode == 0
+    assert "after_write" not in (baseline / "BRIEF.md").read_text(encoding="utf-8")
+    assert not (baseline / "after_write.sh").exists()
 
 
 def test_compare_reports_both_arms_per_task_and_in_total(tmp_path: Path):

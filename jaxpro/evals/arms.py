@@ -67,6 +67,48 @@ Rules of this arm:
 }
 
 
+AGENTIC_RULES = """\
+Rules of this arm (agentic: you may run code):
+- Run Python only as `{python}` (the pinned libraries), from inside the task's folder. Before each command
+  that runs code, append one line `RUN <command>` to the task's `LOG.md`.
+{hook}- Each time you read a file outside `tasks/`, append one line `READ <path> <first line>-<last line>` to the
+  task's `LOG.md` (the lines you read; the whole file is `1-<its length>`).
+- Read nothing outside `tasks/`{reach} (no other folder on this machine, no web, no installed package
+  sources); running code that imports the libraries is allowed.
+- Answer every task; do not stop at one.
+"""
+HOOK_RULE = """\
+- After every write of a `.py` file, run `sh {wrapper} <that file>` (not a code run: do not log it) and read
+  what it prints, as the client would show you its hook's output.
+"""
+AFTER_WRITE = """\
+#!/bin/sh
+# What Claude Code does after a Write or Edit: the plugin's PostToolUse hook with the event on stdin; prints
+# the context the client would hand to the assistant.
+file=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+event=$(printf '{{"session_id":"arm","cwd":"%s","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{{"file_path":"%s"}}}}' "$(dirname "$file")" "$file")
+printf '%s' "$event" | VIRTUAL_ENV={venv} CLAUDE_PROJECT_DIR="$(dirname "$file")" sh {hook} | {venv}/bin/python -c '
+import json, sys
+out = sys.stdin.read()
+print(json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else "hook: nothing to report")'
+"""
+
+
+def agentic_brief(brief: str, arm: str, out: Path, python: Path) -> str:
+    """The one-shot brief with its rules replaced by those of an agentic arm (and the hook, for the bundle)."""
+    head = brief.split("Rules of this arm:")[0]
+    hook = ""
+    if arm == "bundle":
+        wrapper = out / "after_write.sh"
+        wrapper.write_text(AFTER_WRITE.format(venv=python.parent.parent, hook=out / "plugin/hooks/check_written_file.sh"),
+                           encoding="utf-8")
+        hook = HOOK_RULE.format(wrapper=wrapper)
+        head += ("Read a skill's SKILL.md only when its description matches the task, then only the files and "
+                 "sections it routes you to, as you need them.\n\n")
+    reach = " and `plugin/`" if arm == "bundle" else ""
+    return head + AGENTIC_RULES.format(python=python, hook=hook, reach=reach)
+
+
 def components() -> list[tuple[str, str]]:
     """(name, description) of each skill and the agent, from their front matter, as the client lists them."""
     found = []
@@ -77,8 +119,9 @@ def components() -> list[tuple[str, str]]:
     return found
 
 
-def prepare(tasks: list[Task], arm: str, out: Path) -> Path:
-    """Lay out an arm under `out` (which must not exist yet); returns the brief's path."""
+def prepare(tasks: list[Task], arm: str, out: Path, agentic_python: Path | None = None) -> Path:
+    """Lay out an arm under `out` (which must not exist yet); returns the brief's path. With
+    `agentic_python`, the assistant may run code with that interpreter and logs its runs and reads."""
     if arm not in ARMS:
         raise EvalError(f"--prepare {arm}: the arms are {', '.join(ARMS)}")
     if out.exists():
@@ -95,8 +138,10 @@ def prepare(tasks: list[Task], arm: str, out: Path) -> Path:
         shutil.copytree(REPO, out / "plugin", ignore=shutil.ignore_patterns(*NOT_SHIPPED), symlinks=False)
         skills = "\n".join(f"- **{name}**: {description}" for name, description in components())
     brief = out / "BRIEF.md"
-    brief.write_text(BRIEF[arm].format(count=len(tasks), skills=skills), encoding="utf-8")
-    manifest = {"arm": arm, "tasks": [task.id for task in tasks], "prepared": _now(), "commit": _commit(),
+    text = BRIEF[arm].format(count=len(tasks), skills=skills)
+    brief.write_text(agentic_brief(text, arm, out, agentic_python) if agentic_python else text, encoding="utf-8")
+    manifest = {"arm": arm, "mode": "agentic" if agentic_python else "oneshot", "tasks": [task.id for task in tasks],
+                "prepared": _now(), "commit": _commit(),
                 "not_shipped_in_plugin": list(NOT_SHIPPED) if arm == "bundle" else None}
     (out / "arm.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return brief
@@ -191,3 +236,23 @@ def _now() -> str:
 def _commit() -> str:
     done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True)
     return done.stdout.strip() or "unknown"
+
+
+def usage(tasks_dir: Path) -> dict[str, dict[str, int]]:
+    """Per task, from its LOG.md: code runs, and lines and bytes read outside tasks/ (the arm's own log)."""
+    found = {}
+    for log in sorted(tasks_dir.glob("*/LOG.md")):
+        runs, lines, size = 0, 0, 0
+        for entry in log.read_text(encoding="utf-8").splitlines():
+            kind, _, rest = entry.partition(" ")
+            if kind == "RUN":
+                runs += 1
+            elif kind == "READ" and (parts := rest.rsplit(" ", 1)) and "-" in parts[-1]:
+                first, _, last = parts[-1].partition("-")
+                path = Path(parts[0]) if Path(parts[0]).is_absolute() else tasks_dir.parent / parts[0]
+                text = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
+                chosen = text[int(first) - 1:int(last)] if first.isdigit() and last.isdigit() else []
+                lines += len(chosen)
+                size += sum(len(line) + 1 for line in chosen)
+        found[log.parent.name] = {"runs": runs, "lines_read": lines, "chars_read": size}
+    return found
