@@ -29,7 +29,11 @@ def executed_pages() -> list[Path]:
 
 def plain_pages() -> list[Path]:
     """Pages shown as they are: they hold results or instructions, no Python blocks to record."""
-    return [REPO / "results/doctest_benchmark.md", REPO / "evals/README.md", REPO / "evals/answers/README.md"]
+    return [REPO / "CONTRIBUTING.md", REPO / "results/doctest_benchmark.md", REPO / "evals/README.md",
+            REPO / "evals/answers/README.md"]
+
+
+IMAGES = [REPO / "lift.svg"]  # shown by the pages, copied beside them
 
 
 def stage(target: Path = STAGE, records: Path = RECORDS, answers: Path = RESULTS) -> list[Path]:
@@ -60,6 +64,8 @@ def stage(target: Path = STAGE, records: Path = RECORDS, answers: Path = RESULTS
         raise StageFailed("\n".join(problems))
     for source in plain_pages():
         write(source.relative_to(REPO).as_posix(), source.read_text(encoding="utf-8"))
+    for image in IMAGES:
+        shutil.copy(image, target / image.relative_to(REPO))
     for skill in skills():
         write(f"tasks/{skill.name}.md", task_page(skill))
     examples, scripts = programs("examples"), programs("scripts")

@@ -90,7 +90,8 @@ def _relink(cell: str, skill: Path) -> str:
 
 
 def nav() -> list:
-    """The site's navigation: home, tasks by skill, skills and agent, references, examples, scripts."""
+    """The site's navigation: home, tasks by skill, skills and agent, references, examples, scripts, the harness,
+    the evals and the contributor's guide."""
     references = sorted((REPO / "references").glob("*.md"))
     return [
         {"Home": "README.md"},
@@ -103,4 +104,5 @@ def nav() -> list:
         {"Doc-test harness": ["mdexec/README.md", "results/doctest_benchmark.md"]},
         {"Evals": [{"Trigger and answer evals": "evals/README.md"}, {"Answer evals: format": "evals/answers/README.md"},
                    {"Answer evals: the tasks": "evals/answer_tasks.md"}]},
+        {"Contributing": "CONTRIBUTING.md"},
     ]

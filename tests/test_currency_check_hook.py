@@ -70,3 +70,13 @@ def test_the_command_writes_github_annotations(tmp_path: Path):
     assert error.startswith("::error file=a%2Cb.py,line=3,col=11,title=jax-currency-check removed::removed jax.tree_map -> ")
     assert warning.startswith("::warning file=broken.py,") and "title=jax-currency-check unparsable::" in warning
     assert "cannot parse (SyntaxError" in warning
+
+
+def test_the_readme_shows_what_the_command_prints(tmp_path: Path):
+    """The README's example output, in both formats, is the command's on the README's example file."""
+    (tmp_path / "train.py").write_text(OLD_FORM, encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for options in ((), ("--format", "github")):
+        done = run(BIN / "jax-currency-check", *options, "train.py", cwd=tmp_path, env=environment(tmp_path))
+        (line,) = done.stdout.splitlines()
+        assert f"```text\n{line}\n```" in readme, line

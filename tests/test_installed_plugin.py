@@ -179,7 +179,7 @@ def test_readme_uninstall_removes_every_trace(tmp_path: Path, checkout: Path):
     home = tmp_path / "home"
     home.mkdir()
     path = install(home, checkout)
-    lines = [line for line in readme_block("### Uninstall").splitlines() if line.strip()]
+    lines = [line for line in readme_block("## Uninstall").splitlines() if line.strip()]
     assert [line.split()[:3] for line in lines] == [["claude", "plugin", "uninstall"], ["claude", "plugin", "marketplace"],
                                                     ["rm", "-rf", "~/.claude/plugins/cache/jax-pro-marketplace"]], lines
     env = {"PATH": f"{claude_binary().parent}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(home),

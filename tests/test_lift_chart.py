@@ -47,3 +47,6 @@ def test_the_svg_labels_each_bar_with_its_figure():
     for row in DATA["figures"]:
         assert f"{row['set']} ({row['tasks']} tasks)" in texts, REDRAW
 
+
+def test_the_readme_shows_the_chart():
+    assert re.search(r"!\[[^\]]+\]\(lift\.svg\)", (REPO / "README.md").read_text(encoding="utf-8"))

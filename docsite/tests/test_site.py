@@ -65,6 +65,13 @@ def test_every_reference_example_and_script_has_a_page(build_output: str):
         assert (SITE / "tasks" / skill.name / "index.html").is_file()
 
 
+def test_the_home_page_shows_the_chart_and_links_the_contributors_guide(build_output: str):
+    home = (SITE / "index.html").read_text(encoding="utf-8")
+    assert (SITE / "lift.svg").read_bytes() == (REPO / "lift.svg").read_bytes()
+    assert 'src="lift.svg"' in home and 'href="CONTRIBUTING/' in home
+    assert "Measuring what the bundle changes" in (SITE / "CONTRIBUTING/index.html").read_text(encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def served_site(build_output: str) -> Iterator[str]:
     """The built site over HTTP on 127.0.0.1 only (search runs in a web worker, which needs HTTP)."""

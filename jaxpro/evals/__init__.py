@@ -9,6 +9,8 @@
 - `arms`: helper-run arms (tasks and a brief laid out for any assistant), their recorded grades under
   evals/runs/, and the comparison of two of them.
 - `report`: the plain tables the command-line tools print.
+- `lift`: the README chart's figures: the latest arms on the tasks the bundle was tuned on and on those
+  held out from its tuning (dev/lift_chart.py draws them).
 
 The command-line entry points are dev/trigger_eval.py and dev/answer_eval.py.
 """
