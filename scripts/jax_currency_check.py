@@ -75,6 +75,7 @@ import hashlib
 import importlib
 import functools
 import importlib.util
+import inspect
 import re
 import sys
 import tomllib
@@ -88,7 +89,8 @@ from _cli import CliError, CliParser, UsageError, first_line, print_json, run_cl
 from _installed import (MISSING, Symbol, deprecated_module, installed, load_pickled, method_signature, mro,
                         open_cache, origin, passes_through, remember, returned_class, signature_of, source_file,
                         store_pickled, version_of)
-from _installed import quiet
+from _installed import live, parameters_of, quiet, signature_from
+from _currency_conditions import meets, warning_condition
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "api_changes.toml"
 LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "orbax", "numpyro"})
@@ -99,10 +101,27 @@ FAILING = frozenset({*ERROR_KINDS, "hedge", "signature", "raises"})
 CALL_FORM = re.compile(r"^([\w.]+)\((\w+)=(.*)\)$")
 CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 WARNING_CLASSES = frozenset({"DeprecationWarning", "PendingDeprecationWarning", "FutureWarning"})
-REPLACEMENT = re.compile(r"(?:[Uu]sed?|moved to)\s+`?([A-Za-z_]\w*(?:\.\w+)+)")
+# What a deprecation message says to write instead: `use X`, `Use: X`, `in favor of X`, `moved to X`,
+# `replaced by X`, `is now X`, `switch to X`, `X is the drop-in replacement`; X is a dotted name, a call,
+# `keyword=` or a quoted/backticked form.
+TOKEN = r"(?P<token>`[^`]+`|'[^']+'|\"[^\"]+\"|[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\([^()]*\))?(?:=[\w.\[\]]*)?)"
+REPLACEMENTS = (
+    re.compile(r"(?:\b[Uu]sed?:?|\b[Ii]n favou?r of|\bmoved to|\b[Rr]eplaced (?:by|with)|\bis now|\b[Ss]witch to|"
+               r"\b[Mm]igrate to)\s+(?:the\s+|using\s+)?" + TOKEN),
+    re.compile(TOKEN + r" is the (?:drop-in )?replacement"),
+)
+NOT_A_REPLACEMENT = frozenset({"deprecated", "removed", "gone", "it", "this", "that", "a", "an", "the", "of", "in",
+                               "instead", "and", "or", "to", "be", "with"})
 SHORT_MODULES = {"pl": "jax.experimental.pallas", "pltpu": "jax.experimental.pallas.tpu",
-                 "plgpu": "jax.experimental.pallas.mosaic_gpu", "jnp": "jax.numpy", "lax": "jax.lax"}
-HEDGE_ADVICE = "use the pinned API directly"
+                 "plgpu": "jax.experimental.pallas.mosaic_gpu", "jnp": "jax.numpy", "lax": "jax.lax",
+                 "mlir": "jax.interpreters.mlir", "nnx": "flax.nnx", "ocp": "orbax.checkpoint"}
+HEDGE_ADVICE = "call the installed version's API directly"
+VERBS = {"removed": "removed", "moved": "moved", "deprecated": "deprecated", "renamed-keyword": "keyword renamed",
+         "default-changed": "default changed", "behaviour-changed": "behaviour changed"}
+LIBRARY_MESSAGE = re.compile(r"^[\w/.-]+\.py:\d+: ")  # a note that quotes the library's warning, with its place
+# Words of this project's own bookkeeping in a note (its pages, sections, tests): never shown to a user.
+INTERNAL = re.compile(r"\.md\b|\bsection\b|\bshown\b|\bleft_out\b|\bbundle\b|\btaught\b|\bguide\b|raises=|"
+                      r"\bfilled in\b|\bmeasured\b|\bthe pins\b|\bentry\b", re.IGNORECASE)
 
 EPILOG = """\
 examples:
@@ -111,7 +130,8 @@ examples:
   python scripts/jax_currency_check.py src/ --fix      # rewrite pure renames in place, then re-check
 
 output:
-  path:line:col: KIND old -> new (read: section)     sorted; col is 1-based
+  path:line:col: KIND old -> new (what changed, in which version; see "Section" in /path/reference.md)
+                                        sorted; col is 1-based; the reference is the plugin's own copy
   With --json: a list of {path, line, col, kind, old, new, section, message}.
   A file that does not parse gives `path: cannot parse (SyntaxError: ... line N)` (kind "unparsable"
   in JSON; also for a file nested too deeply to check: RecursionError) and the run goes on. It does not
@@ -145,8 +165,11 @@ class Change:
     new_keyword: str = ""
     rename: bool = False
     section: str = ""
-    message: str = ""
+    message: str = ""  # what changed, in which version, and the library's own words
     absent: bool = False  # report calls that do NOT pass `keyword` (a changed default relied on)
+    hint: str = ""  # what the library's message says to write instead, when `new` could not be made of it
+    note: str = ""  # the data entry's note as written (the library's warning with its file and line)
+    warns_if: str = ""  # `warns_if_keyword`: the deprecation warns only on calls passing this keyword
 
 
 @dataclass(frozen=True, order=True)
@@ -163,11 +186,10 @@ class Finding:
     message: str = ""
 
     def text(self) -> str:
+        """`path:line:col: kind old -> new (what changed, in which version; see "Section" in /abs/file.md)`."""
         if self.kind == "unparsable":
             return f"{self.path}: cannot parse ({self.message})"
-        detail = f"read: {self.section}" if self.section else self.message
-        if self.kind == "review" and self.section and self.message:
-            detail += f"; {self.message}"
+        detail = "; ".join(part for part in (self.message, read_more(self.section)) if part)
         tail = f" ({detail})" if detail else ""
         return f"{self.path}:{self.line}:{self.col}: {self.kind} {self.old} -> {self.new or '(no replacement)'}{tail}"
 
@@ -200,14 +222,98 @@ def change_from_entry(entry: dict[str, Any]) -> Change | None:
     if kind not in ERROR_KINDS + REVIEW_KINDS or not old or (kind in REVIEW_KINDS and entry.get("left_out")):
         return None  # additions, and review notes on changes judged not to matter (`left_out`)
     name, keyword = split_call_form(old)
+    note = entry.get("note", "")
+    hint = "" if new else replacement_in(LIBRARY_MESSAGE.sub("", note))
+    if hint and not new:  # the data names no replacement: the one the library's own message names
+        new = replacement_for(name, keyword, hint)
     new_name, new_keyword = split_call_form(new)
-    note = entry.get("note", "") or (f"not taught: {entry['left_out']}" if entry.get("left_out") else "")
     absent = bool(entry.get("call") and entry.get("without_keyword"))
     if absent:  # structured form of a prose `old`: calls of `call` that leave `without_keyword` out
         name, keyword = entry["call"], entry["without_keyword"]
+    library = entry.get("library") or old.partition(".")[0]
     return Change(kind, old, new, name, entry.get("keyword_old", keyword), new_name,
                   entry.get("keyword_new", new_keyword), bool(entry.get("rename", kind == "moved")),
-                  entry.get("section", ""), note, absent)
+                  entry.get("section", ""), change_message(kind, library, entry.get("version", ""), note, new or hint),
+                  absent, "" if new else hint, note, entry.get("warns_if_keyword", ""))
+
+
+def change_message(kind: str, library: str, version: str, note: str, new: str) -> str:  # new: or the hint
+    """What a user reads about an entry: what changed and in which version, the library's own words or the
+    data's note (without this project's bookkeeping), and why there is no replacement when there is none."""
+    what = f"{VERBS.get(kind, kind)} in {library} {version}" if version else VERBS.get(kind, kind)
+    said = user_note(note)
+    parts = [f"{what}: {said}" if said else what]
+    if not new and kind in ERROR_KINDS:
+        parts.append(why_no_replacement(said))
+    return "; ".join(p for p in parts if p)
+
+
+def user_note(note: str) -> str:
+    """The part of a data entry's note a user can act on: the library's warning without its file and line,
+    hand-written clauses without words about this project (its pages, sections and tests)."""
+    text = " ".join(LIBRARY_MESSAGE.sub("", note).split())
+    if re.search(r"\{[\w.]+\}", text):
+        return ""  # a message template (`{msg}`), not a message
+    text = re.sub(r"\s*\([^()]*\)", lambda m: "" if INTERNAL.search(m.group()) else m.group(), text)
+    return "; ".join(c for c in text.split("; ") if c and not INTERNAL.search(c)).strip().rstrip(".")
+
+
+def why_no_replacement(said: str) -> str:
+    """Why a finding names nothing to write instead."""
+    if re.search(r"no replacement|should not be used|will be removed", said, re.IGNORECASE):
+        return ""  # the library's words say it
+    return "its deprecation message names no replacement" if said else "no replacement recorded"
+
+
+def replacement_for(name: str, keyword: str, token: str) -> str:
+    """A replacement named in a message, written in full for the old form `name` (`name(keyword=)`): a
+    keyword (`method=`) of the same callee, a method or attribute (`split()`, `to_nnx__module`) of the
+    same class, or the token itself (a dotted name, a call)."""
+    last = name.rpartition(".")[2]
+    callable_name = bool(keyword) or last[:1].islower() and not last.startswith("__")
+    if re.fullmatch(r"\w+=", token) or keyword and re.fullmatch(r"\w+", token):
+        return f"{name}({token.rstrip('=')}=)"
+    if re.fullmatch(r"\w+=\S+", token) and callable_name:
+        return f"{name}({token})"
+    owner = name.rpartition(".")[0]
+    if re.fullmatch(r"\w+(\(\))?", token) and owner.rpartition(".")[2][:1].isupper():
+        return f"{owner}.{token.removesuffix('()')}"
+    return token if "." in token else ""
+
+
+@functools.cache
+def read_more(section: str) -> str:
+    """Where to read about a change, in a form that works from any folder: the section's heading and the
+    absolute path of the reference beside this checker (the plugin root, or an exported skill folder).
+    There is no published site to link to; the references are on the user's disk wherever this file is."""
+    if not section:
+        return ""
+    page, _, anchor = section.partition("#")
+    path = DEFAULT_DATA.parent / page
+    title = heading_titles(path).get(anchor, "") if path.is_file() else ""
+    if not title:
+        return f"see {page} of the jax-pro references" + (f", section {anchor}" if anchor else "")
+    return f'see "{title}" in {path}'
+
+
+def heading_titles(path: Path) -> dict[str, str]:
+    """Anchor -> heading text of a Markdown file's headings (GitHub's slugs, `-1` for a repeat), outside fences."""
+    titles: dict[str, str] = {}
+    fence = ""
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = "" if fence and stripped.startswith(fence) else fence or stripped[:3]
+            continue
+        if fence or not (match := re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)):
+            continue
+        base = re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-")
+        anchor, n = base, 0
+        while anchor in titles:
+            n += 1
+            anchor = f"{base}-{n}"
+        titles[anchor] = match.group(1).replace("`", "")
+    return titles
 
 
 def load_data(path: Path) -> list[Change]:
@@ -239,12 +345,20 @@ def deprecation_modules(root: Path) -> list[str]:
 
 
 def replacement_in(message: str) -> str:
-    """The dotted name a deprecation message points to (`use jax.device_put instead`), or ""."""
-    match = REPLACEMENT.search(message)
-    if not match:
-        return ""
-    head, _, rest = match.group(1).partition(".")
-    return f"{SHORT_MODULES[head]}.{rest}" if head in SHORT_MODULES else match.group(1)
+    """What a deprecation message says to write instead (`jax.tree_map is deprecated: use jax.tree.map`,
+    `Please use `partition_index` instead`, `use method=`, `use the 'split' method`), short module names
+    expanded (`pl.HOST` -> `jax.experimental.pallas.HOST`); "" when it names nothing."""
+    text = " ".join(message.split())
+    for pattern in REPLACEMENTS:
+        for match in pattern.finditer(text):
+            token = match.group("token").strip("`'\"").rstrip(".,;:")
+            if not token or token.lower() in NOT_A_REPLACEMENT:
+                continue
+            if text[match.end():].lstrip(" '\"`").startswith("method") and re.fullmatch(r"\w+", token):
+                token += "()"  # `use the 'split' method`
+            head, dot, rest = token.partition(".")
+            return f"{SHORT_MODULES[head]}.{rest}" if dot and head in SHORT_MODULES else token
+    return ""
 
 
 def first_sentence(message: str) -> str:
@@ -273,6 +387,78 @@ def installed_jax_changes() -> tuple[list[Change], str]:
             changes.append(Change(kind, f"{module_name}.{name}", replacement_in(message), f"{module_name}.{name}",
                                   message=f"jax {jax.__version__} says: {first_sentence(message)}"))
     return changes, ""
+
+
+def keyword_successor(callee: str, keyword: str) -> tuple[str, bool]:
+    """The installed parameter of `callee` that a removed keyword most likely became: the one whose name is
+    the keyword without a prefix (`a_min` -> `min`), or for a keyword of one to three letters the one it
+    abbreviates (`a` -> `arr`); only when exactly one fits. Returns (name, positional only) or ("", False)."""
+    signature = signature_of(callee) or wrapped_signature(callee)
+    if signature is None or not keyword:
+        return "", False
+    fits = [p for p in signature.parameters.values() if p.name != keyword and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            and (keyword.endswith("_" + p.name) or len(keyword) <= 3 and p.name.startswith(keyword))]
+    return (fits[0].name, fits[0].kind is fits[0].POSITIONAL_ONLY) if len(fits) == 1 else ("", False)
+
+
+def wrapped_signature(name: str) -> inspect.Signature | None:
+    """The signature of the function a jitted or decorated library callable wraps (`jax.numpy.clip` is a
+    jit object; `signature_of` answers None for such objects)."""
+    def read() -> list[list[Any]] | None:
+        with quiet():
+            obj = live(name)
+        inner = inspect.unwrap(obj) if callable(obj) and hasattr(obj, "__wrapped__") else None
+        try:
+            return parameters_of(inspect.signature(inner)) if inspect.isfunction(inner) else None
+        except (TypeError, ValueError):
+            return None
+    return signature_from(remember(f"wrapped-signature|{name}", read)) if is_library(name) else None
+
+
+def successor(name: str) -> str:
+    """The installed name that took the place of a name the installed library lacks: `jax.tree_map` ->
+    `jax.tree.map` (an underscore become a module), else the one public module or public module member of
+    the same library with the same last name (`jax.experimental.optimizers` -> `jax.example_libraries.
+    optimizers`, `jax.experimental.PartitionSpec` -> `jax.sharding.PartitionSpec`); "" when none or several."""
+    parent, _, last = name.rpartition(".")
+    for i in (m.start() for m in re.finditer("_", last)):
+        candidate = f"{parent}.{last[:i]}.{last[i + 1:]}"
+        if last[:i] and last[i + 1:] and isinstance(installed(candidate), Symbol):
+            return candidate
+    found = remember(f"same-name|{name.partition('.')[0]}|{last}", lambda: same_name(name.partition(".")[0], last))
+    return found[0] if len(found) == 1 else ""
+
+
+def same_name(top: str, last: str) -> list[str]:
+    """Public modules of the installed library `top` named `last`, or else the public modules it imports
+    that define a public `last` (each object once, by its shortest path)."""
+    file = source_file(top)
+    if not file or last.startswith("_"):
+        return []
+    root = Path(file).parent
+    modules = sorted({".".join((top, *f.relative_to(root).with_suffix("").parts)).removesuffix(".__init__")
+                      for f in (*root.rglob(f"{last}.py"), *root.rglob(f"{last}/__init__.py"))})
+    public = [m for m in modules if not any(part.startswith("_") for part in m.split("."))]
+    if public:
+        return public
+    with quiet():
+        importlib.import_module(top)
+        owners: dict[int, str] = {}
+        for module_name, module in sorted(sys.modules.items(), key=lambda item: (item[0].count("."), item[0])):
+            if module_name.startswith(top + ".") and not any(p.startswith("_") for p in module_name.split(".")) \
+                    and (obj := vars(module).get(last)) is not None and not inspect.ismodule(obj):
+                owners.setdefault(id(obj), f"{module_name}.{last}")
+    return sorted(owners.values())
+
+
+@functools.cache
+def namespace_package(top: str) -> bool:
+    """Whether the installed `top` is a namespace package (orbax: orbax-checkpoint, orbax-export, ...)."""
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return False
+    return spec is not None and spec.origin in (None, "namespace")
 
 
 # --- the installed libraries --------------------------------------------------------------------
@@ -381,11 +567,13 @@ class Types:
     def __init__(self, tree: ast.Module, bindings: dict[str, str], module: str = "") -> None:
         self.tree, self.bindings, self.module = tree, bindings, module
         self.parent: dict[int, ast.AST] = {}
-        for node in ast.walk(tree):
+        self.nodes: list[ast.AST] = [tree]  # every node, breadth first: one walk for all the checks
+        for node in self.nodes:  # the list grows while it is read
             for child in ast.iter_child_nodes(node):
                 self.parent[id(child)] = node
+                self.nodes.append(child)
         names: dict[str, list[ast.ClassDef]] = {}
-        for node in ast.walk(tree):
+        for node in self.nodes:
             if isinstance(node, ast.ClassDef):
                 names.setdefault(node.name, []).append(node)
         self.classes = {name: nodes[0] for name, nodes in names.items() if len(nodes) == 1}
@@ -646,10 +834,63 @@ class FileChecker:
         line, col = getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1
         self.findings.add(Finding(self.path, line, col, kind, old, new, section, message))
 
-    def add_change(self, node: ast.AST, change: Change) -> None:
+    def add_change(self, node: ast.AST, change: Change, shown: str = "") -> None:
+        """Report `change` at `node`; `shown` is the public name the code used when the entry is keyed by a
+        private implementation path (`jax.distributed.initialize` for `jax._src.distributed.initialize`)."""
         kind = "review" if change.kind in REVIEW_KINDS else change.kind
-        message = f"{change.kind}: {change.message}" if kind == "review" else change.message
-        self.add(node, kind, change.old, change.new, change.section, message.rstrip(": "))
+        old, new = change.old, change.new
+        if shown and shown != change.name and not shown.startswith(change.name + "."):
+            old = shown + change.old[len(change.name):] if change.old.startswith(change.name) else shown
+            new = shown + new[len(change.name):] if new.startswith(change.name) else new
+        self.add(node, kind, old, new, change.section, change.message)
+
+    def condition(self, change: Change | None) -> dict[str, Any] | None:
+        """When a deprecated function or method warns (see `_currency_conditions`); None: on every use."""
+        if change is None or change.kind != "deprecated" or change.keyword:
+            return None
+        return warning_condition(change.name, change.note, change.warns_if)
+
+    def conditional(self, change: Change | None) -> bool:
+        """Whether `change` warns only on some calls: reported at those calls, never at a name or an import."""
+        found = self.condition(change)
+        return bool(found) and not found.get("always")
+
+    def check_condition(self, call: ast.Call, change: Change, public: str) -> None:
+        """Report a call of `public` that meets the condition of a conditional deprecation, at the keyword
+        that meets it: `jax.distributed.initialize(slice_index=)` -> `...(partition_index=)`."""
+        found = self.condition(change)
+        if not found:
+            return
+        if not found.get("always"):
+            if not found["params"] and (signature := signature_of(public) or wrapped_signature(public)):  # by position
+                found = dict(found, params=[p.name for p in signature.parameters.values()
+                                            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])
+            if meets(found, call) is not True:
+                return
+        params = found.get("params", [])
+        read = [n.id for src, _ in found.get("tests", []) for n in ast.walk(ast.parse(src, mode="eval"))
+                if isinstance(n, ast.Name)]
+        passed = {k.arg: k for k in call.keywords if k.arg}
+        keyword = next((n for n in read if n in passed or n in params and params.index(n) < len(call.args)), "")
+        new, owner, shown_owner = change.new, change.name.rpartition(".")[0], public.rpartition(".")[0]
+        if change.hint and not new:
+            known = keyword and (change.hint in params or change.hint in found.get("defaults", {}))
+            new = f"{public}({change.hint}=)" if known else \
+                f"{public}({change.hint})" if re.fullmatch(r"\w+=\S+", change.hint) else change.hint
+        elif new.startswith(change.name):  # written for the private path: `...linalg.eig(implementation=...)`
+            new = public + new[len(change.name):]
+        elif owner and shown_owner and new.startswith(owner + "."):  # a method of the same class
+            new = shown_owner + new[len(owner):]
+        old = f"{public}({keyword}=)" if keyword else public
+        self.add(passed.get(keyword, call), change.kind, old, new, change.section, change.message)
+
+    def conditional_changes(self, callee: str) -> list[Change]:
+        """The conditional deprecations of a called library function or class (its `__init__`)."""
+        if not is_library(callee):
+            return []
+        key = origin(callee) or callee
+        found = [self.lookup(callee), self.index.names.get(f"{key}.__init__")]
+        return [c for c in found if c is not None and self.conditional(c)]
 
     def lookup(self, name: str) -> Change | None:
         """The change of the longest listed prefix of `name` (a removed module covers its members), or of
@@ -670,17 +911,24 @@ class FileChecker:
                 continue
             for alias, name in targets:
                 if change := self.lookup(name):
-                    self.add_change(alias, change)
+                    if not self.conditional(change):
+                        self.add_change(alias, change, name)
                 elif not self.check_missing(alias, name):
                     self.check_deprecated_module(alias, name)
 
     def check_missing(self, node: ast.AST, name: str) -> bool:
-        """Report the shortest prefix of `name` that the installed library's modules lack; whether one was."""
+        """Report the shortest prefix of `name` that the installed library's modules lack, with the installed
+        name that took its place when one is found (see `successor`); whether one was reported."""
         if not is_library(name) or installed(name) is not MISSING:
             return False
         gone = next(p for p in reversed(list(prefixes(name))) if installed(p) is MISSING)
         top = name.partition(".")[0]
-        self.add(node, "removed", gone, message=f"not in the installed {top} {version_of(name)}".rstrip())
+        if gone.count(".") == 1 and namespace_package(top):
+            return False  # `orbax.export`: another distribution of the namespace, not a removed module
+        new = successor(name) or (successor(gone) if gone != name else "")
+        where = f"the installed {top} {version_of(name)}".rstrip()
+        message = f"not in {where}" if new else f"not in {where}, nor under another name there"
+        self.add(node, "removed", gone, new, message=message)
         return True
 
     def check_deprecated_module(self, node: ast.AST, name: str) -> None:
@@ -695,19 +943,21 @@ class FileChecker:
 
     def check_chains(self) -> None:
         """Attribute chains naming an old form; the longest match per position (bare names are the imports')."""
-        best: dict[tuple[int, int], tuple[ast.AST, Change]] = {}
+        best: dict[tuple[int, int], tuple[ast.AST, Change, str]] = {}
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Attribute) and (name := resolve(node, self.bindings)):
                 change = self.index.names.get(name)
                 if change is None and (key_name := origin(name)):
                     change = self.index.names.get(key_name)
+                if self.conditional(change):
+                    continue  # reported at the calls that meet its condition
                 key = (node.lineno, node.col_offset)
                 if change and (key not in best or len(change.name) > len(best[key][1].name)):
-                    best[key] = (node, change)
+                    best[key] = (node, change, name)
                 elif not change and not self.lookup(name) and is_library(name):
                     self.check_missing(node, name)
-        for node, change in best.values():
-            self.add_change(node, change)
+        for node, change, name in best.values():
+            self.add_change(node, change, name)
 
     def check_call(self, call: ast.Call) -> None:
         """Keyword forms: an old keyword passed (renamed or removed), or a changed default relied on;
@@ -723,14 +973,31 @@ class FileChecker:
                 if change.keyword not in passed and None not in passed and not self.positional(call, callee, change):
                     self.add_change(call, change)
             elif change.keyword in passed:
+                if change.kind == "removed" and not change.new:
+                    change = self.with_keyword_successor(change, callee)
                 self.add_change(passed[change.keyword], change)
                 reported.add(change.keyword)
+        for conditional in self.conditional_changes(callee):
+            self.check_condition(call, conditional, callee)
         if callee == "functools.partial" and call.args:  # partial(f, kw=...): the keywords f is given
             inner = resolve(call.args[0], self.bindings) or ""
             self.check_signature(call, inner, call.keywords, positional=None)
         elif is_library(callee):
             self.check_signature(call, callee, [k for k in call.keywords if k.arg not in reported],
                                  positional=len(call.args))
+
+    def with_keyword_successor(self, change: Change, callee: str) -> Change:
+        """A removed keyword without a recorded replacement, given the installed parameter it most likely
+        became (`jnp.clip(a_min=)` -> `jnp.clip(min=)`; see `keyword_successor`)."""
+        name = callee if signature_of(callee) or wrapped_signature(callee) else change.name
+        new, positional_only = keyword_successor(name, change.keyword)
+        if not new:
+            return change
+        message = change.message.replace("; no replacement recorded", "")
+        if positional_only:
+            return dataclasses.replace(change, new=f"{change.name}({new})",
+                                       message=f"{message}; pass it by position: {new} is positional-only")
+        return dataclasses.replace(change, new=f"{change.name}({new}=)", message=message)
 
     def positional(self, call: ast.Call, callee: str, change: Change) -> bool:
         """Whether the call passes `change.keyword` by position (per the installed signature)."""
@@ -750,7 +1017,8 @@ class FileChecker:
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Attribute) and node.attr in self.members and not self.called(node):
                 store = isinstance(node.ctx, ast.Store)
-                if change := self.member_change(self.types.of(node.value), node.attr, store):
+                change = self.member_change(self.types.of(node.value), node.attr, store)
+                if change and not self.conditional(change):
                     self.add_change(node, change)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
                 for item in node.items:
@@ -780,6 +1048,9 @@ class FileChecker:
                 or any(k.arg is None for k in call.keywords):
             return
         cls, method = t[1], call.func.attr  # type: ignore[attr-defined]
+        change = next((c for k in mro(cls) if (c := self.index.names.get(f"{k.path}.{method}"))), None)
+        if change is not None and self.condition(change):  # a deprecation located in the method's body
+            self.check_condition(call, change, f"{cls.qualname}.{method}")
         signature = method_signature(cls, method)  # static/class methods, properties, descriptors: None
         if signature is None:
             return
@@ -918,7 +1189,7 @@ class FileChecker:
             return
         if ignores(call) and self.hides_deprecations(call):
             self.add(call, "hedge", short(call), "let deprecation warnings show",
-                     message="silenced deprecation warnings hide what the pinned versions removed")
+                     message="silenced deprecation warnings hide what the installed versions removed")
 
     def hides_deprecations(self, call: ast.Call) -> bool:
         values = [*call.args, *(k.value for k in call.keywords)]
@@ -941,7 +1212,7 @@ class FileChecker:
         touched = [n for n in inner if isinstance(n, ast.Call) and is_library(resolve(n.func, self.bindings))]
         if filters and touched and not any(self.hides_deprecations(f) for f in filters):
             self.add(node, "hedge", f"catch_warnings() + ignore around {short(touched[0].func)}",
-                     "let deprecation warnings show", message="silenced warnings hide what the pinned versions removed")
+                     "let deprecation warnings show", message="silenced warnings hide what the installed versions removed")
 
     def check_try(self, node: ast.Try) -> None:
         """try/except ImportError|ModuleNotFoundError|AttributeError around the libraries' names, or a
