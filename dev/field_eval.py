@@ -431,7 +431,9 @@ def check(labels_path: Path, results_path: Path, recall_path: Path) -> list[str]
             problems.append(f"{where}: {entry['package']}=={entry['version']} is not pinned")
         if not isinstance(entry.get("real"), bool) or not entry.get("why"):
             problems.append(f"{where}: needs real = true/false and a why")
-        if entry.get("evidence") not in evidence:
+        if entry.get("evidence") == "line" and not entry.get("expect"):
+            problems.append(f"{where}: evidence 'line' needs an expect (text the labelled line holds)")
+        elif entry.get("evidence") not in evidence and entry.get("evidence") != "line":
             problems.append(f"{where}: evidence {entry.get('evidence')!r} is not an [evidence] entry")
     for name, item in evidence.items():
         if not (item.get("command") or item.get("source")) or not item.get("expect"):
@@ -476,9 +478,18 @@ def check_results(results: dict[str, Any], labels: dict[str, dict[str, Any]], mo
     return problems
 
 
-def run_evidence(evidence: dict[str, dict[str, Any]]) -> list[str]:
-    """Run every evidence command (or read its source line) on the installed pins; the failures."""
+def run_evidence(evidence: dict[str, dict[str, Any]], labels: dict[str, dict[str, Any]], cache: Path) -> list[str]:
+    """Run every evidence command (or read its source line) on the installed pins, and check that each
+    label whose evidence is its own `line` holds its `expect` in the cached release; the failures."""
     failures = []
+    pins = {(fc.normalize(pin.name), pin.version): pin for pin in (*fc.PINNED, *fc.RESERVE)}
+    for entry in labels.values():
+        if entry.get("evidence") == "line":
+            pin = pins[(fc.normalize(entry["package"]), entry["version"])]
+            text = source_line(cache, pin, entry["path"], entry["line"])
+            if entry["expect"] not in text or text_hash(text) != entry["text"]:
+                failures.append(f"label {entry['package']} {entry['path']}:{entry['line']}: {entry['expect']!r} "
+                                f"not on that line of the cached release")
     for name, item in sorted(evidence.items()):
         if item.get("command"):
             result = subprocess.run([str(PYTHON), "-c", item["command"]], capture_output=True, text=True, timeout=300)
@@ -531,7 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1 if problems else 0
         labels, evidence = load_labels()
         if args.command == "evidence":
-            failures = run_evidence(evidence)
+            failures = run_evidence(evidence, labels, args.cache)
             for line in failures:
                 print(line)
             return 1 if failures else 0
