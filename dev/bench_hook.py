@@ -46,22 +46,32 @@ def jax_source(lines: int) -> str:
     return text
 
 
+CPU_TIMES: list[float] = []  # CPU seconds (user + system) of each hook call, in call order
+
+
 def call_hook(project: Path, file: Path, env: dict[str, str]) -> float:
-    """Seconds one hook call takes, from start to exit."""
+    """Seconds one hook call takes, from start to exit (its CPU seconds go to CPU_TIMES)."""
     event = json.dumps({"session_id": "bench", "cwd": str(project), "hook_event_name": "PostToolUse",
                         "tool_name": "Edit", "tool_input": {"file_path": str(file)}})
-    start = time.perf_counter()
+    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     done = subprocess.run(["sh", str(HOOK)], input=event, capture_output=True, text=True, cwd=project, env=env)
-    elapsed = time.perf_counter() - start
+    elapsed, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_TIMES.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     assert done.returncode == 0 and not done.stderr, done.stderr
     return elapsed
 
 
-def percentiles(times: list[float]) -> dict[str, float]:
+def percentiles(times: list[float], cpu: list[float] | None = None) -> dict[str, float]:
+    """n, wall-clock p50/p95/max in ms, and (given the calls' CPU seconds) the CPU p50/p95 in ms."""
     ordered = sorted(times)
-    return {"n": len(ordered), "p50_ms": 1000 * statistics.median(ordered),
-            "p95_ms": 1000 * ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
-            "max_ms": 1000 * ordered[-1]}
+    row = {"n": len(ordered), "p50_ms": 1000 * statistics.median(ordered),
+           "p95_ms": 1000 * ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
+           "max_ms": 1000 * ordered[-1]}
+    if cpu:
+        spent = sorted(cpu)
+        row |= {"cpu_p50_ms": 1000 * statistics.median(spent),
+                "cpu_p95_ms": 1000 * spent[min(len(spent) - 1, round(0.95 * (len(spent) - 1)))]}
+    return row
 
 
 def hook_rows(python: Path, lines: int, runs: int, cold_runs: int) -> dict[str, dict[str, float]]:
@@ -85,9 +95,11 @@ def hook_rows(python: Path, lines: int, runs: int, cold_runs: int) -> dict[str, 
                 handle.write(f"# edit {index}\n")
             warm.append(call_hook(project, jax_file, warm_env))
         other = [call_hook(project, plain, warm_env) for _ in range(runs)]
-        return {f"jax file ({source.count(chr(10))} lines), cold": percentiles(cold),
-                f"jax file ({source.count(chr(10))} lines), warm": percentiles(warm),
-                f"not jax ({lines} lines)": percentiles(other)}
+        cpu = CPU_TIMES[-(len(cold) + 1 + len(warm) + len(other)):]
+        cold_cpu, warm_cpu, other_cpu = cpu[:len(cold)], cpu[len(cold) + 1:len(cold) + 1 + len(warm)], cpu[-len(other):]
+        return {f"jax file ({source.count(chr(10))} lines), cold": percentiles(cold, cold_cpu),
+                f"jax file ({source.count(chr(10))} lines), warm": percentiles(warm, warm_cpu),
+                f"not jax ({lines} lines)": percentiles(other, other_cpu)}
 
 
 def checker_rows(python: Path, corpus: list[Path], runs: int) -> dict[str, dict[str, float]]:

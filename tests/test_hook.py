@@ -22,17 +22,26 @@ OLD_FORM = "import jax\n\ndef step(tree):\n    return jax.tree_map(lambda a: a *
 CLEAN = "import jax\n\ndef step(tree):\n    return jax.tree.map(lambda a: a * 2, tree)\n"
 
 
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache for the module, so that only the first check imports the libraries; sessions differ per test."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def project(tmp_path: Path, cache: Path, request: pytest.FixtureRequest) -> Path:
     folder = tmp_path / "project"
     folder.mkdir()
+    (tmp_path / "cache").symlink_to(cache)
+    (tmp_path / "session").write_text(request.node.name.replace("[", "_").replace("]", "").replace("-", "_")[:90])
     return folder
 
 
 def run_hook(project: Path, event: dict, **env: str) -> subprocess.CompletedProcess[str]:
     base = {"PATH": os.environ["PATH"], "HOME": str(project.parent), "XDG_CACHE_HOME": str(project.parent / "cache"),
             "VIRTUAL_ENV": str(Path(sys.executable).parent.parent), "CLAUDE_PROJECT_DIR": str(project)}
-    event = {"session_id": "s1", "cwd": str(project), **event}
+    session = (project.parent / "session").read_text()
+    event = {"session_id": session, "cwd": str(project), **event}
     return subprocess.run(["sh", str(HOOK)], input=json.dumps(event), capture_output=True, text=True, cwd=project,
                           env={**base, **env}, timeout=120)
 
@@ -87,7 +96,7 @@ def test_a_failing_checker_is_silent_and_logged(project: Path):
     (fake_env / "bin" / "python").chmod(0o755)
     done = run_hook(project, write_event(project / "model.py"), VIRTUAL_ENV=str(fake_env))
     assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
-    assert "exited with 3" in (project.parent / "cache/jax-pro/hook/hook.log").read_text(encoding="utf-8")
+    assert f"{fake_env}/bin/python exited with 3" in (project.parent / "cache/jax-pro/hook/hook.log").read_text(encoding="utf-8")
     (project / "model.py").write_text("import jax\n" + "x = (" * 300 + "1" + ")" * 300 + "\n", encoding="utf-8")
     done = run_hook(project, write_event(project / "model.py"))
     assert done.returncode == 0 and done.stdout == "", done.stdout
