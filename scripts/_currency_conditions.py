@@ -218,3 +218,41 @@ def compare(op: ast.cmpop, left: Any, right: Any) -> bool | None:
     if kinds == {"const", "default"}:
         return None
     return None
+
+
+def effective_default(note: str, function: str, param: str) -> Any:
+    """The value a parameter of the function at the note's place takes when a call leaves it out: its
+    literal default, or for a None default the literal the body then assigns under `if param is None`
+    (`elif condition_deterministic is None: condition_deterministic = False`); MISSING_VALUE if unknown."""
+    found = remember(f"effective-default|{note}|{function}|{param}", lambda: read_default(note, function, param))
+    return found[0] if found else MISSING_VALUE
+
+
+MISSING_VALUE = object()
+
+
+def read_default(note: str, function: str, param: str) -> list[Any] | None:
+    match = NOTE_PLACE.match(note)
+    file = source_file(match.group("file").replace("/", ".").removesuffix(".__init__")) if match else None
+    return default_in(file, int(match.group("line")), function, param) if file and match else None
+
+
+def default_in(file: str, line: int, function: str, param: str) -> list[Any] | None:
+    """[the value `param` of the function around `line` of `file` takes when left out], or None if unknown."""
+    tree = parsed(file)
+    if tree is None:
+        return None
+    fn = next((n for n in ast.walk(tree[0]) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and n.name == function and n.lineno <= line <= (n.end_lineno or n.lineno)), None)
+    default = defaults(fn).get(param) if fn else None
+    if default is None or default[0] != "const":
+        return None
+    if default[1] is not None:
+        return [default[1]]
+    for node in ast.walk(fn):
+        if isinstance(node, ast.If) and ast.unparse(node.test) == f"{param} is None":
+            values = [s.value.value for s in node.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
+                      and [t.id for t in s.targets if isinstance(t, ast.Name)] == [param]]
+            if values:
+                return [values[0]]
+    return [None]

@@ -2,15 +2,19 @@
 # requires-python = ">=3.12"
 # dependencies = ["jax==0.12.0.1", "libcst==1.9.0"]  # libcst only for --fix
 # ///
-"""Find old JAX-ecosystem APIs and version-probing hedges in Python code; --fix rewrites pure renames.
+"""Find old JAX-ecosystem APIs and version-probing hedges in Python code; --fix rewrites mechanical renames.
 
 Reads the files with `ast` (they are never imported or run; the installed libraries are imported to
 read their deprecation tables, names and signatures) and reports, one line per finding:
 
-  removed / moved / deprecated   a use of an old form listed in api_changes.toml
+  removed / moved / deprecated   a use of an old form listed in api_changes.toml; a deprecation that
+                                 warns only under a condition (`if slice_index is not None:` in the
+                                 installed source, found at the file:line its note names, or the data's
+                                 `warns_if_keyword`) only on calls that meet it
   renamed-keyword                a call passing a keyword that was renamed (or removed)
   review                         a use of something whose default or behaviour changed (not an error;
-                                 only for changes the bundle teaches, i.e. without `left_out`)
+                                 only for changes the bundle teaches, i.e. without `left_out`), unless
+                                 the library says the old default is what the call still gets
   removed / deprecated           a name the INSTALLED jax still lists in a `_deprecations` table
                                  (removed when accessing it raises AttributeError)
   removed                        a name under a module of jax, flax, optax, orbax or numpyro that the
@@ -29,12 +33,15 @@ read their deprecation tables, names and signatures) and reports, one line per f
                                  or Variables, or an empty list then appended with them: flax 0.12 keeps
                                  such containers static and raises ValueError; use nnx.List / nnx.data
   hedge                          version probing around jax, jaxlib, flax, optax, orbax, numpyro:
-                                 try/except ImportError|ModuleNotFoundError|AttributeError around
-                                 their names (or a broader except around their imports);
-                                 hasattr(<module>, "...") and getattr(<module>, "...", default);
-                                 warnings filters ignoring DeprecationWarning, or catch_warnings()
-                                 ignoring warnings around their calls; comparisons of
-                                 jax.__version__, flax.__version__, importlib.metadata.version(...)
+                                 try/except ImportError|ModuleNotFoundError|AttributeError that only
+                                 another release can take (not a guard of an optional dependency, not
+                                 duck typing of your own objects) or that falls back to an older name;
+                                 hasattr/getattr(<library module or object>, "...") and
+                                 inspect.signature(<library function>); a comparison matching both the
+                                 old and the new name of one API (`name in ("pjit", "jit")`); warnings
+                                 filters ignoring DeprecationWarning or the libraries' warnings, or
+                                 catch_warnings() ignoring everything around their calls; comparisons
+                                 of jax.__version__, flax.__version__, importlib.metadata.version(...)
 
 Local type knowledge (a small intra-file inference): calls of installed classes (`nnx.Param(...)`),
 of installed functions by their return annotation (`jax.make_mesh` -> Mesh) or when they return their
@@ -90,7 +97,8 @@ from _installed import (MISSING, Symbol, deprecated_module, installed, load_pick
                         open_cache, origin, passes_through, remember, returned_class, signature_of, source_file,
                         store_pickled, version_of)
 from _installed import live, parameters_of, quiet, signature_from
-from _currency_conditions import meets, warning_condition
+from _currency_conditions import effective_default, meets, warning_condition
+from _currency_hedges import HedgeChecks
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "api_changes.toml"
 LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "orbax", "numpyro"})
@@ -99,8 +107,8 @@ ERROR_KINDS = ("removed", "moved", "deprecated", "renamed-keyword")
 REVIEW_KINDS = ("default-changed", "behaviour-changed")
 FAILING = frozenset({*ERROR_KINDS, "hedge", "signature", "raises"})
 CALL_FORM = re.compile(r"^([\w.]+)\((\w+)=(.*)\)$")
-CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
-WARNING_CLASSES = frozenset({"DeprecationWarning", "PendingDeprecationWarning", "FutureWarning"})
+# A library's own statement that an old keyword value is another parameter's value now.
+EQUIVALENT = re.compile(r"`?(\w+)=([\w.'\"-]+)`? corresponds to `?(\w+)=([\w.'\"-]+)`?")
 # What a deprecation message says to write instead: `use X`, `Use: X`, `in favor of X`, `moved to X`,
 # `replaced by X`, `is now X`, `switch to X`, `X is the drop-in replacement`; X is a dotted name, a call,
 # `keyword=` or a quoted/backticked form.
@@ -115,7 +123,6 @@ NOT_A_REPLACEMENT = frozenset({"deprecated", "removed", "gone", "it", "this", "t
 SHORT_MODULES = {"pl": "jax.experimental.pallas", "pltpu": "jax.experimental.pallas.tpu",
                  "plgpu": "jax.experimental.pallas.mosaic_gpu", "jnp": "jax.numpy", "lax": "jax.lax",
                  "mlir": "jax.interpreters.mlir", "nnx": "flax.nnx", "ocp": "orbax.checkpoint"}
-HEDGE_ADVICE = "call the installed version's API directly"
 VERBS = {"removed": "removed", "moved": "moved", "deprecated": "deprecated", "renamed-keyword": "keyword renamed",
          "default-changed": "default changed", "behaviour-changed": "behaviour changed"}
 LIBRARY_MESSAGE = re.compile(r"^[\w/.-]+\.py:\d+: ")  # a note that quotes the library's warning, with its place
@@ -137,10 +144,14 @@ output:
   in JSON; also for a file nested too deeply to check: RecursionError) and the run goes on. It does not
   by itself make the exit status 1.
 
---fix rewrites, in place and only in the files given or found, the changes marked `rename = true` in
-the data file (and `moved` ones unless marked `rename = false`): the tree_map alias becomes
+--fix rewrites, in place and only in the files given or found, the mechanical renames of the data file:
+a name whose replacement is the same installed object, a move (unless marked `rename = false`), a
+replacement its note calls drop-in, a keyword rename of one callee whose names share a word
+(`check_rep=` -> `check_vma=`) and whatever is marked `rename = true`: the tree_map alias becomes
 `jax.tree.map`, an import of shard_map from jax.experimental becomes `from jax import shard_map`
-(local names are kept: `from M import old as name`), `check_rep=` becomes `check_vma=`. It keeps
+(local names are kept: `from M import old as name`). Each rewrite must fit the installed signature of
+the new name (a call it rejects, or a keyword passed twice, is left alone and printed as `not fixed
+... : why`), and the rewritten file must compile and hold nothing new for the check. It keeps
 formatting and comments, adds or drops import lines as needed, prints each change, then checks again
 (with --json the changes go to stderr). It needs {libcst}: pip install '{libcst}'.
 
@@ -504,11 +515,6 @@ def is_library(name: str | None) -> bool:
     return bool(name) and name.partition(".")[0] in LIBRARIES
 
 
-def short(node: ast.AST, limit: int = 70) -> str:
-    text = " ".join(ast.unparse(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 # --- local type knowledge ------------------------------------------------------------------------
 #
 # A small intra-file inference, enough to know that `self.scale.value` reads a flax Variable. A type
@@ -802,8 +808,8 @@ class Types:
 
 # --- checking one file ---------------------------------------------------------------------------
 
-class FileChecker:
-    """The findings of one parsed file."""
+class FileChecker(HedgeChecks):
+    """The findings of one parsed file (the hedge checks are `HedgeChecks`'s)."""
 
     def __init__(self, path: str, tree: ast.Module, index: Index) -> None:
         self.path, self.tree, self.index = path, tree, index
@@ -817,7 +823,7 @@ class FileChecker:
         self.check_chains()
         self.check_members()
         self.check_static_data()
-        for node in ast.walk(self.tree):
+        for node in self.types.nodes:
             if isinstance(node, ast.Call):
                 self.check_call(node)
                 self.check_probe(node)
@@ -828,7 +834,13 @@ class FileChecker:
                 self.check_catch_warnings(node)
             elif isinstance(node, (ast.Compare, ast.If, ast.IfExp, ast.While, ast.Assert)):
                 self.check_version(node)
+            if isinstance(node, (ast.Compare, ast.BoolOp)):
+                self.check_name_pairs(node)
         return self.findings
+
+    def name_of(self, node: ast.AST) -> str | None:
+        """The dotted name an attribute chain or name stands for, through this file's imports."""
+        return resolve(node, self.bindings)
 
     def add(self, node: ast.AST, kind: str, old: str, new: str = "", section: str = "", message: str = "") -> None:
         line, col = getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1
@@ -901,7 +913,7 @@ class FileChecker:
         return found
 
     def check_imports(self) -> None:
-        for node in ast.walk(self.tree):
+        for node in self.types.nodes:
             if isinstance(node, ast.Import):
                 targets = [(alias, alias.name) for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -944,7 +956,7 @@ class FileChecker:
     def check_chains(self) -> None:
         """Attribute chains naming an old form; the longest match per position (bare names are the imports')."""
         best: dict[tuple[int, int], tuple[ast.AST, Change, str]] = {}
-        for node in ast.walk(self.tree):
+        for node in self.types.nodes:
             if isinstance(node, ast.Attribute) and (name := resolve(node, self.bindings)):
                 change = self.index.names.get(name)
                 if change is None and (key_name := origin(name)):
@@ -970,7 +982,8 @@ class FileChecker:
                 + private:
             passed = {k.arg: k for k in call.keywords}
             if change.kind == "default-changed" or change.absent:  # the new default applies where not passed
-                if change.keyword not in passed and None not in passed and not self.positional(call, callee, change):
+                if change.keyword not in passed and None not in passed and not self.positional(call, callee, change) \
+                        and not self.same_behaviour(call, callee, change):
                     self.add_change(call, change)
             elif change.keyword in passed:
                 if change.kind == "removed" and not change.new:
@@ -985,6 +998,26 @@ class FileChecker:
         elif is_library(callee):
             self.check_signature(call, callee, [k for k in call.keywords if k.arg not in reported],
                                  positional=len(call.args))
+
+    def same_behaviour(self, call: ast.Call, callee: str, change: Change) -> bool:
+        """Whether a call leaving a changed default out behaves as it did with the old default: the library's
+        own message says what the old value is now (`exclude_deterministic=True` corresponds to
+        `condition_deterministic=False`), and the call leaves that parameter to a default that is the same."""
+        match = CALL_FORM.match(change.old)
+        passed = {k.arg for k in call.keywords}
+        key = origin(callee) or callee if is_library(callee) else callee
+        for entry in (self.lookup(callee), self.index.names.get(f"{key}.__init__")) if match else ():
+            for keyword, value, other, other_value in EQUIVALENT.findall(entry.note if entry else ""):
+                if (keyword, value) != (change.keyword, match.group(3)) or other in passed:
+                    continue
+                try:
+                    wanted = ast.literal_eval(other_value)
+                except (ValueError, SyntaxError):
+                    wanted = other_value
+                function = entry.name.partition("#")[0].rpartition(".")[2]
+                if effective_default(entry.note, function, other) == wanted:
+                    return True
+        return False
 
     def with_keyword_successor(self, change: Change, callee: str) -> Change:
         """A removed keyword without a recorded replacement, given the installed parameter it most likely
@@ -1014,7 +1047,7 @@ class FileChecker:
         by the installed class's path and the member (`flax.nnx.variablelib.Variable.value` for
         `self.scale.value` where `self.scale = nnx.Param(...)`; `...Mesh.__enter__` for `with mesh:`
         where `mesh = jax.make_mesh(...)`), and method calls the installed method's signature rejects."""
-        for node in ast.walk(self.tree):
+        for node in self.types.nodes:
             if isinstance(node, ast.Attribute) and node.attr in self.members and not self.called(node):
                 store = isinstance(node.ctx, ast.Store)
                 change = self.member_change(self.types.of(node.value), node.attr, store)
@@ -1174,93 +1207,6 @@ class FileChecker:
                 self.add(call, "signature", f"{callee}(...)", target,
                          message=f"the installed {version} rejects this call: {exc}")
 
-    def check_probe(self, call: ast.Call) -> None:
-        """hasattr(<library module>, "name") and getattr(<library module>, "name", default)."""
-        if not isinstance(call.func, ast.Name) or call.func.id in self.bindings:
-            return
-        wanted = {"hasattr": 2, "getattr": 3}.get(call.func.id)
-        if wanted and len(call.args) == wanted and isinstance(call.args[1], ast.Constant) \
-                and is_library(resolve(call.args[0], self.bindings)):
-            self.add(call, "hedge", short(call), HEDGE_ADVICE, message=f"{call.func.id} probes for an API version")
-
-    def check_filter(self, call: ast.Call) -> None:
-        """warnings.filterwarnings/simplefilter("ignore", ...) that hides deprecation warnings."""
-        if resolve(call.func, self.bindings) not in ("warnings.filterwarnings", "warnings.simplefilter"):
-            return
-        if ignores(call) and self.hides_deprecations(call):
-            self.add(call, "hedge", short(call), "let deprecation warnings show",
-                     message="silenced deprecation warnings hide what the installed versions removed")
-
-    def hides_deprecations(self, call: ast.Call) -> bool:
-        values = [*call.args, *(k.value for k in call.keywords)]
-        for node in (n for v in values for n in ast.walk(v)):
-            if isinstance(node, ast.Name) and node.id in WARNING_CLASSES:
-                return True
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                    and any(re.match(rf"\W*{lib}\b", node.value) for lib in LIBRARIES):
-                return True  # module="jax.*" or a message naming the library
-        return False
-
-    def check_catch_warnings(self, node: ast.With) -> None:
-        """`with warnings.catch_warnings():` + simplefilter("ignore") around calls into the libraries."""
-        if not any(isinstance(i.context_expr, ast.Call)
-                   and resolve(i.context_expr.func, self.bindings) == "warnings.catch_warnings" for i in node.items):
-            return
-        inner = [n for stmt in node.body for n in ast.walk(stmt)]
-        filters = [n for n in inner if isinstance(n, ast.Call) and ignores(n)
-                   and resolve(n.func, self.bindings) in ("warnings.filterwarnings", "warnings.simplefilter")]
-        touched = [n for n in inner if isinstance(n, ast.Call) and is_library(resolve(n.func, self.bindings))]
-        if filters and touched and not any(self.hides_deprecations(f) for f in filters):
-            self.add(node, "hedge", f"catch_warnings() + ignore around {short(touched[0].func)}",
-                     "let deprecation warnings show", message="silenced warnings hide what the installed versions removed")
-
-    def check_try(self, node: ast.Try) -> None:
-        """try/except ImportError|ModuleNotFoundError|AttributeError around the libraries' names, or a
-        broader except (Exception, bare) around their imports (not around ordinary calls)."""
-        caught = {n for h in node.handlers for n in handler_names(h)} & CAUGHT
-        narrow = bool(caught & {"ImportError", "ModuleNotFoundError", "AttributeError"})
-        for sub in (n for stmt in node.body for n in ast.walk(stmt)):
-            name = None
-            if isinstance(sub, ast.Import):
-                name = next((a.name for a in sub.names if is_library(a.name)), None)
-            elif isinstance(sub, ast.ImportFrom) and sub.level == 0:
-                name = f"{sub.module}.{sub.names[0].name}" if is_library(sub.module) else None
-            elif narrow and isinstance(sub, (ast.Attribute, ast.Name)):
-                name = resolve(sub, self.bindings) if is_library(resolve(sub, self.bindings)) else None
-            if name and caught:
-                self.add(node, "hedge", f"try: {name} ... except {'/'.join(sorted(caught))}", HEDGE_ADVICE,
-                         message="a try/except that probes for an API version")
-                return
-
-    def check_version(self, node: ast.AST) -> None:
-        """A library's version read inside a comparison or a condition."""
-        test = node if isinstance(node, ast.Compare) else node.test  # type: ignore[attr-defined]
-        for sub in ast.walk(test):
-            if self.is_version(sub):
-                self.add(sub, "hedge", short(sub), HEDGE_ADVICE, message="a version comparison")
-
-    def is_version(self, node: ast.AST) -> bool:
-        if isinstance(node, ast.Attribute) and node.attr in ("__version__", "__version_info__"):
-            return is_library(resolve(node.value, self.bindings))
-        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
-            callee = resolve(node.func, self.bindings) or ""
-            return callee.endswith("metadata.version") and is_library(str(node.args[0].value).replace("-", "."))
-        return False
-
-
-def ignores(call: ast.Call) -> bool:
-    """Whether a warnings filter call's action is "ignore"."""
-    action = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "action"), None)
-    return isinstance(action, ast.Constant) and action.value == "ignore"
-
-
-def handler_names(handler: ast.ExceptHandler) -> set[str]:
-    """Exception class names an except clause catches; a bare `except:` catches BaseException."""
-    if handler.type is None:
-        return {"BaseException"}
-    nodes = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return {n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "") for n in nodes}
-
 
 def check_file(path: Path, index: Index) -> set[Finding]:
     """The findings of one file (one per line, kind and old form), or its one `unparsable` finding: a file
@@ -1316,154 +1262,61 @@ def libcst_requirement() -> str:
     return next(line for line in script_metadata(Path(__file__))["dependencies"] if line.startswith("libcst=="))
 
 
-def import_target(name: str) -> str:
-    """The module to import so that dotted `name` can be spelled in full (its parent if that is a module)."""
-    parent = name.rpartition(".")[0]
-    try:
-        return parent if parent and importlib.util.find_spec(parent) is not None else name.partition(".")[0]
-    except (ImportError, ValueError):
-        return name.partition(".")[0]
+# Renames a rewrite may make without changing what the code does: the replacement is the same installed
+# object, a move, or called a drop-in replacement or an alias by the note; keyword renames of one callee
+# whose names share a word (`check_rep` -> `check_vma`, `args` -> `model_args`) and whose note does not
+# say the value changes; and whatever the data marks `rename = true` (never what it marks `rename = false`).
+DROP_IN = re.compile(r"drop-in|\balias\b|\brenamed\b", re.IGNORECASE)
+VALUE_CHANGE = re.compile(r"=\(|\bis now\b|\bvalues?\b|\bcorresponds\b", re.IGNORECASE)
 
 
-def make_fixer(cst: Any, codemod: Any) -> type:
-    """The LibCST transformer of --fix (a factory, since LibCST is imported only when --fix is given)."""
-    from libcst.codemod import visitors
-    from libcst.metadata import PositionProvider as position
+def fixable(index: Index) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """The mechanical renames (old name -> new name) and keyword renames ((callee, old) -> new) of the data."""
+    renames = {}
+    for name, change in index.names.items():
+        if change.keyword or not change.new_name or change.new != change.new_name or change.rename is False \
+                and change.kind == "moved" or not re.fullmatch(r"[\w.]+", change.new_name):
+            continue
+        if change.rename or change.kind in ("removed", "deprecated") and is_library(change.new_name) and (
+                same_object(name, change.new_name) or DROP_IN.search(change.note)) \
+                and not (change.kind == "deprecated" and (warning_condition(name, change.note) or {}).get("tests")):
+            renames[name] = change.new_name
+    keywords = {}
+    for name, changes in index.calls.items():
+        for change in changes:
+            if change.absent or not change.new_keyword or change.new_name != name:
+                continue
+            shared = set(change.keyword.split("_")) & set(change.new_keyword.split("_"))
+            if change.rename or change.kind == "renamed-keyword" and shared and not VALUE_CHANGE.search(change.note):
+                keywords[(name, change.keyword)] = change.new_keyword
+    return renames, keywords
 
-    def chain(node: Any) -> str | None:
-        parts = []
-        while isinstance(node, cst.Attribute):
-            parts.append(node.attr.value)
-            node = node.value
-        return ".".join([node.value, *reversed(parts)]) if isinstance(node, cst.Name) else None
 
-    class Fixer(codemod.VisitorBasedCodemodCommand):  # type: ignore[misc, name-defined]
-        """Rewrites attribute chains, import lines and call keywords of pure renames; keeps the rest."""
-
-        METADATA_DEPENDENCIES = (position,)
-
-        def __init__(self, context: Any, bindings: dict[str, str], renames: dict[str, str],
-                     keywords: dict[tuple[str, str], str]) -> None:
-            super().__init__(context)
-            self.bindings, self.renames, self.keywords = dict(bindings), renames, keywords
-            self.changes: list[tuple[int, int, str, str]] = []
-
-        def record(self, node: Any, old: str, new: str) -> None:
-            start = self.get_metadata(position, node).start
-            self.changes.append((start.line, start.column + 1, old, new))
-
-        def expand(self, name: str | None) -> str | None:
-            head, dot, rest = (name or "").partition(".")
-            return self.bindings[head] + dot + rest if head in self.bindings else None
-
-        def renamed(self, name: str) -> str | None:
-            """The new name of `name` or of the longest renamed prefix of it (a moved module)."""
-            return next((self.renames[p] + name[len(p):] for p in prefixes(name) if p in self.renames), None)
-
-        def spell(self, text: str, new: str, node: Any) -> str:
-            """How to write `new` here: through this chain's own prefix, another import, or a new import."""
-            parts = text.split(".")
-            for end in range(len(parts) - 1, 0, -1):
-                target = self.expand(".".join(parts[:end])) or ""
-                if new.startswith(target + "."):
-                    return ".".join(parts[:end]) + new[len(target):]
-            visitors.RemoveImportsVisitor.remove_unused_import_by_node(self.context, node)
-            for local, target in sorted(self.bindings.items(), key=lambda item: -len(item[1])):
-                if new.startswith(target + ".") and self.renamed(target) is None:
-                    return local + new[len(target):]
-            visitors.AddImportsVisitor.add_needed_import(self.context, import_target(new))
-            self.bindings[new.partition(".")[0]] = new.partition(".")[0]
-            return new
-
-        def visit_Import(self, node: Any) -> bool:
-            return False  # import lines are rewritten as a whole in leave_Import*
-
-        def visit_ImportFrom(self, node: Any) -> bool:
-            return False
-
-        def leave_Attribute(self, original: Any, updated: Any) -> Any:
-            text = chain(original)
-            old = self.expand(text)
-            if old not in self.renames:
-                return updated
-            self.record(original, old, self.renames[old])
-            return cst.parse_expression(self.spell(text or "", self.renames[old], original))
-
-        def leave_Call(self, original: Any, updated: Any) -> Any:
-            callee = self.expand(chain(original.func)) or ""
-            args = list(updated.args)
-            for i, arg in enumerate(args):
-                keyword = arg.keyword.value if arg.keyword else ""
-                for name in (callee, self.renamed(callee)):
-                    if new := self.keywords.get((name or "", keyword)):
-                        self.record(original.args[i], f"{name}({keyword}=)", f"{name}({new}=)")
-                        args[i] = arg.with_changes(keyword=cst.Name(new))
-                        break
-            return updated.with_changes(args=args)
-
-        def leave_Import(self, original: Any, updated: Any) -> Any:
-            names = list(updated.names)
-            for i, alias in enumerate(names):
-                if new := self.renamed(chain(alias.name) or ""):
-                    self.record(original.names[i], chain(alias.name), new)
-                    names[i] = alias.with_changes(name=cst.parse_expression(new))
-            return updated.with_changes(names=names)
-
-        def leave_ImportFrom(self, original: Any, updated: Any) -> Any:
-            if updated.relative or updated.module is None or isinstance(updated.names, cst.ImportStar):
-                return updated
-            module, keep, moved = chain(updated.module), [], []
-            for i, alias in enumerate(updated.names):
-                full = f"{module}.{alias.name.value}"
-                new = self.renamed(full)
-                if not new or "." not in new:
-                    keep.append(alias)
-                    continue
-                self.record(original.names[i], full, new)
-                local = alias.asname.name.value if alias.asname else alias.name.value
-                moved.append((alias, *new.rpartition(".")[::2], local))
-            if not moved:
-                return updated
-            if not keep and len({m[1] for m in moved}) == 1:  # rewrite the line in place
-                names = [alias.with_changes(name=cst.Name(name), asname=None if local == name else
-                                            alias.asname or cst.AsName(name=cst.Name(local)))
-                         for alias, _, name, local in moved]
-                return updated.with_changes(module=cst.parse_expression(moved[0][1]), names=names)
-            for _, new_module, name, local in moved:
-                visitors.AddImportsVisitor.add_needed_import(self.context, new_module, name,
-                                                             None if local == name else local)
-            if not keep:
-                return cst.RemoveFromParent()
-            keep[-1] = keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            return updated.with_changes(names=keep)
-
-    return Fixer
+def same_object(old: str, new: str) -> bool:
+    """Whether two library names stand for the very same installed object (a deprecated alias)."""
+    a, b = installed(old), installed(new)
+    return isinstance(a, Symbol) and a == b and a.kind != "module"
 
 
 def fix_files(files: Sequence[Path], index: Index) -> list[str]:
-    """Rewrite the pure renames in `files` in place with LibCST; one `path:line:col: fixed ...` per change."""
-    try:  # imported here: only --fix needs LibCST
-        import libcst as cst
-        from libcst import codemod
-    except ModuleNotFoundError as exc:
-        raise UsageError(f"--fix needs LibCST ({exc}); install it with: pip install '{libcst_requirement()}'") from exc
-    renames = {n: c.new_name for n, c in index.names.items() if c.rename and c.new_name and not c.keyword}
-    keywords = {(n, c.keyword): c.new_keyword for n, cs in index.calls.items() for c in cs
-                if c.rename and c.new_keyword and c.new_name == n}
-    fixer_class = make_fixer(cst, codemod)
+    """Rewrite the mechanical renames in `files` in place (see `_currency_fix`); one line per change made or
+    refused."""
+    if importlib.util.find_spec("libcst") is None:
+        raise UsageError(f"--fix needs LibCST (No module named 'libcst'); install it with: "
+                         f"pip install '{libcst_requirement()}'")
+    from _currency_fix import fix_file
+
+    renames, keywords = fixable(index)
+
+    def problems(path: str, tree: ast.Module) -> set[tuple[str, str]]:
+        return {(f.kind, f.old) for f in FileChecker(path, tree, index).run() if f.kind in FAILING}
+
+    def call_signature(name: str) -> inspect.Signature | None:
+        return signature_of(name) or wrapped_signature(name)
+
     done = []
     for file in files:
-        try:
-            source = file.read_text(encoding="utf-8")
-            bindings = import_bindings(ast.parse(source))
-            module = cst.parse_module(source)
-        except (SyntaxError, ValueError, cst.ParserSyntaxError):
-            continue  # reported as unparsable by the check
-        fixer = fixer_class(codemod.CodemodContext(filename=str(file)), bindings, renames, keywords)
-        code = fixer.transform_module(module).code
-        if code != source:
-            file.write_text(code, encoding="utf-8")
-            done += [f"{file}:{line}:{col}: fixed {old} -> {new}" for line, col, old, new in sorted(fixer.changes)]
+        done += fix_file(file, renames, keywords, import_bindings, resolve, call_signature, problems)
     return done
 
 

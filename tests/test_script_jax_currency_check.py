@@ -101,7 +101,7 @@ def test_a_hedge_of_each_type(tmp_path: Path):
     assert lines[28]["old"].startswith("catch_warnings() + ignore around jax.numpy.sum")
     assert (lines[32]["old"], lines[34]["old"], lines[35]["old"]) == (
         "jax.__version__", "flax.__version__", "metadata.version('optax')")
-    assert lines[37]["old"] == "try: numpyro ... except Exception"
+    assert lines[37]["old"] == "try: jax.experimental.multihost_utils ... except Exception"
 
 
 def test_a_clean_modern_file_exits_0(tmp_path: Path):
@@ -556,3 +556,196 @@ def test_messages_on_the_real_data_carry_no_internal_words_and_point_to_existing
         if " see " in line:
             page = re.search(r' see "[^"]+" in (/\S+\.md)\)$', line)
             assert page and Path(page.group(1)).is_file(), line
+
+
+# --- what is a hedge (issue 26, item 2) --------------------------------------------------------------
+
+NOT_HEDGES = '''\
+import warnings
+
+import jax
+import jax.numpy as jnp
+
+try:  # 6: an optional dependency's guard
+    import funsor
+    from numpyro.contrib.funsor import config_enumerate
+except ImportError:
+    funsor = None
+
+
+def to_array(x):
+    try:  # 14: duck typing of the caller's object
+        return jnp.asarray(x.numpy())
+    except AttributeError:
+        return jnp.asarray(x)
+
+
+with warnings.catch_warnings():  # 20: one message, unrelated to the libraries
+    warnings.filterwarnings("ignore", message="Explicitly requested dtype float64")
+    y = jnp.ones(3)
+warnings.filterwarnings("ignore", category=DeprecationWarning, message="pkg_resources is deprecated")
+
+
+def has_shape(x):
+    return hasattr(x, "shape")  # 27: duck typing
+'''
+
+HEDGES = '''\
+import inspect
+
+import jax
+
+if eqn.primitive.name in ("pjit", "jit"):  # 5: the old and the new name of one primitive
+    pass
+if name == "pjit" or name == "jit":  # 7
+    pass
+devices = jax.devices()
+HAS_SLICES = hasattr(devices[0], "slice_index")  # 10: a probe of what a library call returned
+compiled = jax.jit(abs).lower(1.0).compile()
+cost = getattr(compiled, "cost_analysis", None)  # 12
+NEW = "check_vma" in inspect.signature(jax.shard_map).parameters  # 13: a probe of a library's parameters
+try:  # 14: a handler that falls back to the other release's name
+    tree_map = jax.tree.map
+except AttributeError:
+    tree_map = jax.tree_util.tree_map
+'''
+
+
+def test_optional_dependencies_duck_typing_and_unrelated_filters_are_not_hedges(tmp_path: Path):
+    found = check_source(tmp_path, NOT_HEDGES)
+    assert [(f.line, f.kind, f.old) for f in found if f.kind == "hedge"] == []
+
+
+def test_old_and_new_names_and_probes_of_library_objects_are_hedges(tmp_path: Path):
+    found = check_source(tmp_path, HEDGES)
+    assert [(f.line, f.kind) for f in found] == [
+        (5, "hedge"), (7, "hedge"), (10, "hedge"), (12, "hedge"), (13, "hedge"), (14, "hedge")], found
+    assert "'jit' and 'pjit'" in found[0].message
+
+
+# --- review notes where nothing changed for the call (issue 26, item 3) ------------------------------
+
+def test_the_value_a_left_out_parameter_takes_is_read_from_the_source(tmp_path: Path):
+    sys.path.insert(0, str(REPO / "scripts"))
+    import _currency_conditions
+
+    path = tmp_path / "lib.py"
+    path.write_text("def g(a, mode=None, level=3, other=None):\n    if mode is None:\n        mode = 'fast'\n"
+                    "    return a\n")
+    assert _currency_conditions.default_in(str(path), 2, "g", "mode") == ["fast"]
+    assert _currency_conditions.default_in(str(path), 2, "g", "level") == [3]
+    assert _currency_conditions.default_in(str(path), 2, "g", "other") == [None]
+
+
+def test_no_review_note_where_the_old_default_is_what_the_call_still_gets(tmp_path: Path):
+    """numpyro's message says `exclude_deterministic=True` (the old default) corresponds to
+    `condition_deterministic=False`, and the installed Predictive sets a left-out condition_deterministic to
+    False: a call passing neither behaves as before. One that passes condition_deterministic may not."""
+    source = (Path(importlib.util.find_spec("numpyro").origin).parent / "infer" / "util.py").read_text()
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if "`exclude_deterministic` is deprecated" in text
+                and "corresponds" in source.splitlines()[i + 1] + source.splitlines()[i + 2])
+    data = tmp_path / "data.toml"
+    data.write_text(
+        '[[change]]\nlibrary = "numpyro"\nold = "numpyro.infer.Predictive(exclude_deterministic=True)"\n'
+        'new = "numpyro.infer.Predictive(exclude_deterministic=None)"\nkind = "default-changed"\nversion = "0.22.0"\n\n'
+        '[[change]]\nlibrary = "numpyro"\nold = "numpyro.infer.util.Predictive.__init__"\n'
+        'new = "numpyro.infer.Predictive(condition_deterministic=)"\nkind = "deprecated"\nversion = "0.22.0"\n'
+        f'note = "numpyro/infer/util.py:{line}: `exclude_deterministic` is deprecated, use `condition_deterministic` '
+        'instead (`exclude_deterministic=True` corresponds to `condition_deterministic=False`)."\n')
+    found = check_source(tmp_path, "from numpyro.infer import Predictive\n\n"
+                                   "a = Predictive(model, num_samples=10)\n"
+                                   "b = Predictive(model, num_samples=10, condition_deterministic=True)\n", data=data)
+    assert [(f.line, f.kind) for f in found] == [(4, "review")], found
+
+
+# --- --fix: every mechanical rename, each checked before it is written ------------------------------
+
+FIX_DATA = '''\
+[[change]]
+library = "jax"
+old = "jax.numpy.bool_"
+new = "jax.numpy.bool"
+kind = "deprecated"
+version = "0.1.0"
+
+[[change]]
+library = "jax"
+old = "jax.numpy.fix"
+new = "jax.numpy.trunc"
+kind = "removed"
+version = "0.10.0"
+note = "jnp.trunc is the drop-in replacement"
+
+[[change]]
+library = "jax"
+old = "jax.numpy.sum"
+new = "jax.numpy.mean"
+kind = "deprecated"
+version = "0.1.0"
+
+[[change]]
+library = "jax"
+old = "jax.shard_map(check_rep=)"
+new = "jax.shard_map(check_vma=)"
+kind = "renamed-keyword"
+version = "0.8.0"
+
+[[change]]
+library = "jax"
+old = "jax.numpy.linspace(count=)"
+new = "jax.numpy.linspace(num=)"
+kind = "renamed-keyword"
+version = "0.1.0"
+'''
+
+
+def test_fix_makes_every_mechanical_rename_and_refuses_what_would_not_fit(tmp_path: Path):
+    """Rewritten: an alias of the same installed object (jnp.bool_), a drop-in replacement (jnp.fix), a
+    keyword rename sharing a word (check_rep). Left alone: a different function (jnp.sum -> mean), a keyword
+    rename sharing none (count -> num), a call the new signature rejects (trunc takes one argument), a
+    keyword the call passes already. Every written file compiles and the check finds nothing new in it."""
+    jcc = checker_module()
+    data = tmp_path / "data.toml"
+    data.write_text(FIX_DATA)
+    index, _ = jcc.read_index(data)
+    good = tmp_path / "good.py"
+    good.write_text("import jax\nimport jax.numpy as jnp\n\n"
+                    "a = jnp.bool_(True)\nb = jnp.fix(x)  # keep this comment\nc = jnp.sum(x)\n"
+                    "d = jnp.linspace(0, 1, count=5)\n"
+                    "f = jax.shard_map(g, mesh=m, in_specs=p, out_specs=p, check_rep=False)\n"
+                    "h = jax.shard_map(g, mesh=m, in_specs=p, out_specs=p, check_rep=False, check_vma=True)\n")
+    bad = tmp_path / "bad.py"
+    bad.write_text("import jax.numpy as jnp\n\nb = jnp.fix(x)\nc = jnp.fix(x, None)\n")
+    lines = jcc.fix_files([good, bad], index)
+    assert good.read_text() == (
+        "import jax\nimport jax.numpy as jnp\n\n"
+        "a = jnp.bool(True)\nb = jnp.trunc(x)  # keep this comment\nc = jnp.sum(x)\n"
+        "d = jnp.linspace(0, 1, count=5)\n"
+        "f = jax.shard_map(g, mesh=m, in_specs=p, out_specs=p, check_vma=False)\n"
+        "h = jax.shard_map(g, mesh=m, in_specs=p, out_specs=p, check_rep=False, check_vma=True)\n")
+    assert bad.read_text() == "import jax.numpy as jnp\n\nb = jnp.fix(x)\nc = jnp.fix(x, None)\n"
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "fixed jax.numpy.bool_ -> jax.numpy.bool",
+        "fixed jax.numpy.fix -> jax.numpy.trunc",
+        "fixed jax.shard_map(check_rep=) -> jax.shard_map(check_vma=)",
+        "not fixed jax.shard_map(check_rep=) -> jax.shard_map(check_vma=): the call passes check_vma= already",
+        "not fixed jax.numpy.fix -> jax.numpy.trunc: the installed jax.numpy.trunc rejects this call "
+        "(too many positional arguments)",
+    ], lines
+
+
+def test_fix_keeps_only_the_rewrites_whose_result_passes_the_check(tmp_path: Path):
+    """A rename to a name the data lists as old itself would trade one finding for another: refused, and
+    the file's other rewrites are still made."""
+    jcc = checker_module()
+    data = tmp_path / "data.toml"
+    data.write_text(FIX_DATA + '\n[[change]]\nlibrary = "jax"\nold = "jax.numpy.bool"\nnew = ""\nkind = "removed"\n'
+                               'version = "0.1.0"\n')
+    index, _ = jcc.read_index(data)
+    code = tmp_path / "code.py"
+    code.write_text("import jax.numpy as jnp\n\na = jnp.bool_(True)\nb = jnp.fix(x)\n")
+    lines = jcc.fix_files([code], index)
+    assert code.read_text() == "import jax.numpy as jnp\n\na = jnp.bool_(True)\nb = jnp.trunc(x)\n"
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "fixed jax.numpy.fix -> jax.numpy.trunc",
+        "not fixed jax.numpy.bool_ -> jax.numpy.bool: the rewritten code would not pass the check"], lines
