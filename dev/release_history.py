@@ -469,10 +469,12 @@ def resolve(release: Release, path: str) -> Target | None:
         return None
     target: Target | None = Target("module", parts[0])
     for part in parts[1:]:
-        passed = target.state
+        passed, owner = target.state, target.kind
         target = attribute(release, target, part, 0)
         if target is None or (target.state and target.state.state == "fails"):
             return target
+        if target.kind == "unknown" and owner in ("module", "class"):
+            target = Target("external", state=target.state)  # bound here to a compiled or computed object
         if passed and passed.state == "warns" and not target.state:
             target = dataclasses.replace(target, state=passed)
     return target
@@ -618,7 +620,8 @@ def compared_names(test: ast.expr, argument: str) -> set[str]:
 # --- what a message names -------------------------------------------------------------------------
 
 CUE = re.compile(r"(?:\b[Uu]se(?:d)?|\bin favou?r of|\breplaced by|\bmoved to|\bswitch to|\bmigrate to)\s+(?:the\s+)?"
-                 r"(?::(?:class|func|meth|attr|mod):)?[`'\"]*([A-Za-z_][\w.]*\w(?:\((?:[^()]|\([^()]*\)){0,60}\))?)")
+                 r"(?::(?:class|func|meth|attr|mod):)?[`'\"]*([A-Za-z_][\w.]*\w(?:\[[^\]]{0,20}\])?"
+                 r"(?:\((?:[^()]|\([^()]*\)){0,60}\))?)")
 NOT_NAMES = frozenset({"a", "an", "it", "this", "that", "them", "instead", "indexing", "with", "one", "either"})
 
 
