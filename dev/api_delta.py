@@ -57,7 +57,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 import inspect as _inspect
 
-from jaxpro.api_changes import LIBRARIES
+from jaxpro.api_changes import HISTORY, HISTORY_FIELDS, LIBRARIES, WORKS, computed, load_history, rows_of
 
 REPO = Path(__file__).resolve().parent.parent
 NEW_PYTHON = REPO / ".venv" / "bin" / "python"
@@ -123,8 +123,9 @@ MODULES: dict[str, tuple[str, ...]] = {
 }
 KINDS = ("added", "removed", "moved", "renamed-keyword", "default-changed", "behaviour-changed", "deprecated")
 COMPUTED_KINDS = ("added", "removed", "moved", "renamed-keyword", "default-changed", "deprecated")
-HAND_FIELDS = ("section", "left_out", "note", "rename", "version")
-FIELD_ORDER = ("library", "old", "new", "kind", "version", "rename", "section", "left_out", "note")
+HAND_FIELDS = ("section", "left_out", "note", "rename", "call", "without_keyword")
+FIELD_ORDER = ("library", "old", "new", "kind", "version", "deprecated_in", "message_replacement", "warns_if_keyword",
+               "warns_if", "call", "without_keyword", "rename", "section", "left_out", "note")
 
 
 def introspect(modules: dict[str, list[str]], packages: dict[str, list[str]]) -> dict:
@@ -194,7 +195,9 @@ def introspect(modules: dict[str, list[str]], packages: dict[str, list[str]]) ->
         return top in sys.stdlib_module_names and top != "builtins"
 
     def methods_of(cls: type) -> tuple[list[str], dict[str, list[list] | None]]:
-        members = sorted(n for n in dir(cls) if not n.startswith("_"))
+        # An Enum's dir() lists its members but not its methods (ResizeMethod.from_string): read the MRO too.
+        names = set(dir(cls)) | {n for c in getattr(cls, "__mro__", ()) for n in vars(c)}
+        members = sorted(n for n in names if not n.startswith("_"))
         own = {}
         for name, value in sorted(vars(cls).items()):
             if name.startswith("_"):
@@ -499,8 +502,10 @@ def parameter_changes(library: str, path: str, old_sig: list | None, new_sig: li
         return []
     old_named = {p[0]: (i, p) for i, p in enumerate(old_sig) if p[1] not in variadic}
     new_named = {p[0]: (i, p) for i, p in enumerate(new_sig) if p[1] not in variadic}
-    gone = [n for n in old_named if n not in new_named]
-    came = [n for n in new_named if n not in old_named]
+    # self, cls and a new positional-only parameter are no keyword a caller writes (Optimizer.update(model, /)).
+    gone = [n for n in old_named if n not in new_named and n not in ("self", "cls")]
+    came = [n for n in new_named if n not in old_named and n not in ("self", "cls")
+            and new_named[n][1][1] != "POSITIONAL_ONLY"]
     changes: list[Change] = []
     for name in list(gone):
         kind = old_named[name][1][1]
@@ -650,15 +655,17 @@ def entry_key(entry: dict) -> tuple[str, str, str]:
 
 
 def merge(changes: list[Change], existing: list[dict]) -> tuple[list[dict], list[dict]]:
-    """Computed records with the hand-written fields of `existing`; returns (entries, dropped)."""
+    """Computed records with the hand-written fields of `existing` (found by key, else by library and
+    old form: the history may have changed an entry's kind); returns (entries, dropped)."""
     by_key = {entry_key(e): e for e in existing}
+    by_form = {(e.get("library", ""), e.get("old", "")): e for e in existing if e.get("old")}
     entries = []
     for change in changes:
         entry = {"library": change.library, "old": change.old, "new": change.new, "kind": change.kind,
                  "version": change.version}
         if change.note:
             entry["note"] = change.note
-        before = by_key.get(change.key, {})
+        before = by_key.get(change.key) or (by_form.get((change.library, change.old), {}) if change.old else {})
         for name in HAND_FIELDS:
             if name in before:
                 entry[name] = before[name]
@@ -666,9 +673,126 @@ def merge(changes: list[Change], existing: list[dict]) -> tuple[list[dict], list
             entry["new"] = before["new"]  # a replacement the sources do not name, given by hand
         entries.append(entry)
     computed = {c.key for c in changes}
-    kept = [e for e in existing if entry_key(e) not in computed and e.get("kind") == "behaviour-changed"]
-    dropped = [e for e in existing if entry_key(e) not in computed and e.get("kind") != "behaviour-changed"]
+    forms = {(c.library, c.old) for c in changes if c.old}
+    gone = [e for e in existing if entry_key(e) not in computed and (e.get("library"), e.get("old")) not in forms]
+    kept = [e for e in gone if e.get("kind") == "behaviour-changed"]
+    dropped = [e for e in gone if e.get("kind") != "behaviour-changed"]
     return entries + kept, dropped
+
+
+# --- the release history (dev/release_history.py, evals/release_history.json) ----------------------
+
+def contradiction(entry: dict, history: dict) -> str:
+    """Why the release history rules an entry out ("" when it does not): a removal of a name that is
+    still there, an addition of one that was already there, a deprecation that does not warn, a
+    default written the same in every release, a module `__getattr__` (its names have their own)."""
+    kind = entry["kind"]
+    rows = rows_of(history, entry["library"], entry["new"] if kind == "added" else entry["old"])
+    if kind == "behaviour-changed" or not rows:
+        return ""
+    states = [state["state"] for _, state in rows]
+    version = computed(entry, history).get("version", "")
+    if entry["old"].endswith(".__getattr__"):
+        return "a module __getattr__: the history records each name it serves"
+    if kind in ("removed", "moved", "renamed-keyword"):
+        if states[-1] == "present":
+            return "still there in the pin"
+        if not {"module", "present", "warns", "fails"} & set(states):
+            return "never there under this name in any release"
+    if kind == "added" and (states[-1] not in ("present", "warns", "module") or version.endswith("or earlier")):
+        return "not there in the pin" if states[-1] not in ("present", "warns", "module") else "already there in the old pin"
+    if kind == "deprecated" and states[-1] != "warns":
+        return "does not warn in the pin"
+    if kind == "default-changed":
+        defaults = {state.get("default") for _, state in rows if state["state"] in WORKS}
+        if len(defaults) < 2:
+            return "its default is written the same in every release (the change is inside the default's class)"
+        if states[-1] == "warns":
+            return "the keyword warns in the pin: a deprecation (see its deprecated entry), not a new default"
+    return ""
+
+
+def apply_history(entries: list[dict], history: dict) -> tuple[list[dict], list[str]]:
+    """The entries with the versions, deprecation versions, conditions and message-named replacements
+    of the release history; a removal of a name that still warns becomes a deprecation; entries the
+    history rules out are left out. Returns (entries, one log line per entry changed or left out)."""
+    kept, log = [], []
+    for entry in entries:
+        entry = dict(entry)
+        last = (rows_of(history, entry["library"], entry["old"]) or [[None, {}]])[-1][1]
+        if entry["kind"] in ("removed", "moved") and last.get("state") == "warns":
+            log.append(f"{entry_key(entry)}: still warns in the pin, so deprecated, not {entry['kind']}")
+            entry["kind"] = "deprecated"
+        elif entry["kind"] == "moved" and not moved_as_named(entry, history):
+            log.append(f"{entry_key(entry)}: its messages name another replacement, so removed, not moved")
+            entry["kind"], entry["new"] = "removed", ""
+        reason = contradiction(entry, history)
+        if reason:
+            log.append(f"left out {entry_key(entry)}: {reason}")
+            continue
+        fields = computed(entry, history)
+        if fields:
+            for name in ("version", *HISTORY_FIELDS):
+                entry.pop(name, None)
+            entry.update(fields)
+            replacement = fields.get("message_replacement", "")
+            if entry["kind"] in ("removed", "deprecated") and entry["new"] and replacement.startswith(entry["new"] + "("):
+                entry["new"] = replacement  # jax.enable_x64 -> jax.enable_x64(False), as the message says
+            elif entry["kind"] in ("removed", "deprecated") and not entry["new"] \
+                    and re.fullmatch(r"[\w.]+", replacement) and replacement.split(".")[0] in PACKAGES[entry["library"]]:
+                entry["new"] = replacement  # jax.scipy.special.sph_harm -> jax.scipy.special.sph_harm_y
+        kept.append(entry)
+    return kept, log
+
+
+def moved_as_named(entry: dict, history: dict) -> bool:
+    """Whether a `moved` record's target is what the old name's messages name (by its last part:
+    "pl.delay" is jax.experimental.pallas.delay), or the messages name nothing."""
+    named = {state.get("replacement", "") for _, state in rows_of(history, entry["library"], entry["old"])} - {""}
+    leaf = entry["new"].rsplit(".", 1)[-1]
+    return not named or any(re.split(r"[\[(]", name)[0].rsplit(".", 1)[-1] == leaf for name in named)
+
+
+def history_deprecations(changes: list[Change], history: dict, new_api: dict[str, dict]) -> list[Change]:
+    """A `deprecated` record for each deprecation the history finds that warns in the pin, did not
+    warn in the old pin under any name (by message), and that no computed record names: the
+    decorator deprecations (optax's warn_deprecated_function) the introspection does not read."""
+    named = {(c.library, c.old) for c in changes}
+    found = []
+    for library, names in history["names"].items():
+        old_messages = {rows[0][1].get("message") for rows in names.values() if rows[0][1]["state"] == "warns"}
+        known = {rows_of(history, library, old)[-1][1].get("message") for lib, old in named
+                 if lib == library and rows_of(history, library, old)}
+        for name, rows in sorted(names.items()):
+            state = rows[-1][1]
+            if state["state"] != "warns" or (library, name) in named or rows[0][1]["state"] == "warns" \
+                    or state.get("message") in old_messages | known or not in_scope(name, library) \
+                    or ("._" not in name and rows[0][1]["state"] == "absent"):  # new since mid-2025 itself
+                continue
+            found.append(Change(library, "deprecated", name, qualified(state.get("replacement", ""), name, new_api[library])))
+    return found
+
+
+def in_scope(name: str, library: str) -> bool:
+    """A name of a module the delta walks (or a class attribute there), or of a private module."""
+    path = name.split("(")[0].split("#")[0]
+    return "._" in path or any(path.startswith(module + ".") and path[len(module) + 1:].split(".")[0][:1].isupper()
+                               or path.rsplit(".", 1)[0] == module for module in MODULES[library])
+
+
+def qualified(replacement: str, name: str, api: dict[str, dict]) -> str:
+    """A message's bare replacement ("generalized_kl_divergence") as the public name the new API has,
+    looked for in the public modules above `name`; "" when none has it."""
+    if not replacement or "(" in replacement or name.split(".")[-2][:1].isupper():
+        return ""  # a call form, or a method's replacement (another method of its class)
+    if replacement in api:
+        return replacement
+    parts = [p for p in name.split(".")[:-1] if not p.startswith("_")]
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end]) + "." + replacement
+        if candidate in api:
+            return candidate
+    return ""
 
 
 def group_of(entry: dict) -> tuple[str, str, str]:
@@ -684,8 +808,24 @@ def render(entries: list[dict], old_versions: dict, new_versions: dict) -> str:
         "# The public-API delta between the last releases before July 2025 and the pinned ones (issue 21).",
         "# Made by: .venv/bin/python dev/api_delta.py --write api_changes.toml",
         "# (it computes added/removed/moved/renamed-keyword/default-changed/deprecated records and keeps the",
-        "# hand-written fields section, left_out, note, rename, version and the behaviour-changed entries).",
+        "# hand-written fields section, left_out, note, rename, call, without_keyword and the behaviour-changed",
+        "# entries, which are dated by hand from the changelogs).",
         "# Check that a pin bump is covered: .venv/bin/python dev/api_delta.py --check api_changes.toml",
+        "#",
+        "# Every other field comes from the release history, evals/release_history.json (made by",
+        "# dev/release_history.py, which reads every release between the two pins; issues 26 and 29):",
+        "#   version              the first release from which the entry holds through the pin: `added` the",
+        "#                        name is there, `removed`/`moved`/`renamed-keyword` the old form is gone or",
+        "#                        fails, `deprecated` it warns, `default-changed` the default is the pinned one.",
+        "#                        \"<old version> or earlier\": already so in the old pin (before mid-2025).",
+        "#   deprecated_in        (removals) the first release of the warnings that came before the removal",
+        "#   message_replacement  the replacement the library's own warning or error message names, as written",
+        "#                        (\"jax.enable_x64(False)\", \"partition_index\", \"generalized_kl_divergence\")",
+        "#   warns_if_keyword     (deprecations) it warns only when this keyword is passed (\"slice_index\")",
+        "#   warns_if             (deprecations) the other `if` tests around the warning, as the library writes",
+        "#                        them (`partition_index is None`); it warns only when they hold",
+        "#   call, without_keyword  (hand-written, for prose entries) the callable an entry is about; with",
+        "#                        without_keyword, the calls that leave that keyword out",
         "# Old: " + ", ".join(f"{k} {v}" for k, v in old_versions.items()),
         "# New: " + ", ".join(f"{k} {v}" for k, v in new_versions.items()),
         "",
@@ -752,6 +892,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="exit 1 listing every computed change whose key, (library, kind, old) or for an addition "
                         "(library, kind, new), is not in FILE")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also dump both raw snapshots as JSON to FILE")
+    parser.add_argument("--history", type=Path, default=HISTORY,
+                        help="the release history that dates each record (default: %(default)s)")
     parser.add_argument("--new-python", default=str(NEW_PYTHON),
                         help="the interpreter of the pinned environment (default: %(default)s)")
     parser.add_argument("--base-python", default=old_python_default(),
@@ -766,6 +908,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.rebuild:
         (cache_dir() / "old-snapshot.json").unlink(missing_ok=True)
     old, new, changes = compute(old_python, args.new_python)
+    history = load_history(args.history)
+    changes = sorted(changes + history_deprecations(changes, history, new["api"]))
     for library in LIBRARIES:
         for side, snap in (("old", old), ("new", new)):
             for module, error in snap["missing_modules"][library]:
@@ -776,6 +920,13 @@ def main(argv: list[str] | None = None) -> int:
         entries, dropped = merge(changes, read_entries(args.write))
         for entry in dropped:
             print(f"dropped (no longer computed): {entry_key(entry)}", file=sys.stderr)
+        entries, log = apply_history(entries, history)
+        for line in log:
+            print(f"history: {line}", file=sys.stderr)
+        for entry in entries:
+            if entry["kind"] != "behaviour-changed" and not computed(entry, history):
+                print(f"not in the release history (run dev/release_history.py --write): {entry_key(entry)}",
+                      file=sys.stderr)
         args.write.write_text(render(entries, versions_of(old), versions_of(new)), encoding="utf-8")
         print(f"wrote {len(entries)} records to {args.write}")
     print(summary(changes))

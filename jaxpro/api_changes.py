@@ -9,8 +9,10 @@ and renders the page an assistant reads before writing code for the pinned versi
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import tomllib
+from collections.abc import Callable
 from collections import defaultdict
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from jaxpro.repo import REPO
 
 DATA = REPO / "api_changes.toml"
 REFERENCE = REPO / "references" / "api_changes.md"
+HISTORY = REPO / "evals" / "release_history.json"  # made by dev/release_history.py
 LIBRARIES = ("jax", "flax", "optax", "orbax-checkpoint", "numpyro")
 KINDS = ("removed", "renamed-keyword", "moved", "behaviour-changed", "default-changed", "deprecated", "added")
 BREAKING = ("removed", "renamed-keyword", "moved", "behaviour-changed", "default-changed")  # fail or change results
@@ -45,6 +48,10 @@ class Change:
     left_out: str = ""
     note: str = ""
     rename: bool = False
+    deprecated_in: str = ""
+    message_replacement: str = ""
+    warns_if_keyword: str = ""
+    warns_if: str = ""
 
     @property
     def taught(self) -> bool:
@@ -85,6 +92,26 @@ def _code(form: str) -> str:
     return f"`{form}`" if form else "–"
 
 
+def _new_form(change: Change) -> str:
+    """The new form, else the replacement the library's message names."""
+    if not change.new and change.message_replacement:
+        return f"`{change.message_replacement}` (its message says)"
+    return _code(change.new)
+
+
+def _kind_words(change: Change) -> str:
+    """The kind, with the condition a deprecation warns under when it warns only for a keyword."""
+    words = KIND_WORDS[change.kind]
+    if change.kind == "deprecated" and change.warns_if_keyword:
+        keywords = ", ".join(f"`{k.strip()}=`" for k in change.warns_if_keyword.split(","))
+        words = f"deprecated (warns when {keywords} is passed)"
+    return words
+
+
+def _since(change: Change) -> str:
+    return change.version + (f" (deprecated {change.deprecated_in})" if change.deprecated_in else "")
+
+
 def _link(section: str) -> str:
     """A link from references/api_changes.md to a bundle section."""
     file, _, anchor = section.partition("#")
@@ -101,16 +128,23 @@ def render(versions: dict[str, dict[str, str]], changes: list[Change]) -> str:
         "# What changed since mid-2025, library by library",
         "",
         f"The pinned versions against the last releases before July 2025: {span}. Each row names the old form, "
-        "the form that replaces it, the version where it changed, and the section of this bundle that shows "
-        "the new form running (and, where it fails silently, the difference). The delta is computed from the "
-        "installed packages (public names, signatures, deprecation tables and warnings) plus the changelogs' "
-        "behaviour changes.",
+        "the form that replaces it, the release from which the change holds, and the section of this bundle "
+        "that shows the new form running (and, where it fails silently, the difference). The names come from "
+        "comparing the installed packages (public names, signatures, deprecation tables and warnings); the "
+        "releases come from reading the source of every release between the two pins: a removal's "
+        "\"since\" is the first release where the name is gone or fails, with the release that began to warn "
+        "about it in brackets; \"or earlier\" after the mid-2025 version means it already held then. Behaviour "
+        "changes are dated from the changelogs.",
         "",
         "Write the new form directly. The versions are pinned, so there is nothing to hedge: no `try`/`except` "
         "that falls back to an old name, no `hasattr`/`getattr` probing of a library module, no filter that "
         "silences a `DeprecationWarning`. To find old forms and such hedges in existing code, run "
         "`python ${CLAUDE_PLUGIN_ROOT}/scripts/jax_currency_check.py` on the files or folders "
-        "(`--help` for its flags; `--fix` rewrites pure renames).",
+        "(`--help` for its flags and limits; `--fix` rewrites pure renames). It reports the names and keywords "
+        "of these tables where it can resolve them; it does not see a deprecated method called on an object "
+        "(`model.iter_modules()`, `self.sow(...)` outside `nnx.capture`: such calls only meet the installed "
+        "signature), a keyword that a constructor takes through `**kwargs` "
+        "(`nnx.Param(..., sharding_names=...)`), or a behaviour change that names no call to look for.",
         "",
         "The page describes these installed versions; check that yours are they:",
         "",
@@ -139,7 +173,7 @@ def render(versions: dict[str, dict[str, str]], changes: list[Change]) -> str:
             if not rows:
                 continue
             out += [f"**{title}**", "", "| old | new | change | since | shown in |", "| --- | --- | --- | --- | --- |"]
-            out += [f"| {_code(c.old)} | {_code(c.new)} | {KIND_WORDS[c.kind]} | {c.version} | {_link(c.section)} |"
+            out += [f"| {_code(c.old)} | {_new_form(c)} | {_kind_words(c)} | {_since(c)} | {_link(c.section)} |"
                     for c in rows]
             out.append("")
         gone = sorted(c.old for c in entries if not c.taught and c.kind in ("removed", "moved", "renamed-keyword"))
@@ -158,3 +192,80 @@ def render(versions: dict[str, dict[str, str]], changes: list[Change]) -> str:
         out.append(f"{untaught} more entries (new names, deprecations and default changes in APIs this bundle does "
                    "not teach) are in api_changes.toml, each with the reason it is left out.")
     return "\n".join(out).rstrip() + "\n"
+
+
+# --- versions from the release history (evals/release_history.json) ----------------------------------
+
+WORKS = ("present", "warns")
+GONE = ("absent", "fails", "kwargs")  # kwargs: no such parameter; the keyword falls into **kwargs
+HISTORY_FIELDS = ("deprecated_in", "message_replacement", "warns_if_keyword", "warns_if")
+
+
+def load_history(path: Path = HISTORY) -> dict:
+    """The data file dev/release_history.py writes: per library, each name's [[version, state], ...]."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def since(rows: list[list], test: Callable[[dict], bool]) -> str:
+    """The first release from which `test` holds for the state in every later release ("" if it does
+    not hold in the newest)."""
+    start = ""
+    for version, state in rows:
+        start = (start or version) if test(state) else ""
+    return start
+
+
+def rows_of(history: dict, library: str, form: str) -> list[list]:
+    """A name's timeline ([] when the history does not have it)."""
+    return history["names"].get(library, {}).get(form.strip(), [])
+
+
+def first_release(history: dict, library: str) -> str:
+    return history["releases"][library][0]
+
+
+def computed(entry: dict, history: dict) -> dict[str, str]:
+    """What the release history says about one api_changes.toml entry: `version` (the release from
+    which the entry's kind holds through the pin) and, where the history has them, deprecated_in,
+    message_replacement, warns_if_keyword and warns_if. {} for prose and behaviour-changed entries
+    (dated by hand from the changelogs), and for names the history does not have.
+
+    A state already reached in the old pin gives "<old pin> or earlier": not a change in the window."""
+    kind, library = entry["kind"], entry["library"]
+    rows = rows_of(history, library, entry["new"] if kind == "added" else entry["old"])
+    if kind == "behaviour-changed" or not rows:
+        return {}
+    last, oldest = rows[-1][1], first_release(history, library)
+    if kind == "added":
+        level = ("module", *WORKS) if last["state"] == "module" else WORKS
+        fields = {"version": since(rows, lambda s: s["state"] in level)}
+    elif kind == "deprecated":
+        fields = {"version": since(rows, lambda s: s["state"] == "warns")} | named_fields(last)
+    elif kind == "default-changed":
+        fields = {"version": since(rows, lambda s: s["state"] in WORKS and s.get("default") == last.get("default"))}
+    else:
+        fields = removal_fields(rows)
+    return {k: f"{v} or earlier" if k in ("version", "deprecated_in") and v == oldest else v for k, v in fields.items()}
+
+
+def removal_fields(rows: list[list]) -> dict[str, str]:
+    """version (first release of the final run of absent/failing states), deprecated_in (the start of
+    the run of warnings just before it) and the replacement the messages name."""
+    version = since(rows, lambda s: s["state"] in GONE)
+    if not version:
+        return {"version": ""}
+    start = next(i for i, (v, _) in enumerate(rows) if v == version)
+    fields = {"version": version}
+    warned = start
+    while warned > 0 and rows[warned - 1][1]["state"] == "warns":
+        warned -= 1
+    if warned < start:
+        fields["deprecated_in"] = rows[warned][0]
+    replacement = next((s["replacement"] for _, s in reversed(rows[warned:]) if s.get("replacement")), "")
+    return fields | ({"message_replacement": replacement} if replacement else {})
+
+
+def named_fields(state: dict) -> dict[str, str]:
+    """The replacement a warning names and the condition it sits under, as toml fields."""
+    names = {"replacement": "message_replacement", "warns_if_keyword": "warns_if_keyword", "warns_if": "warns_if"}
+    return {field: state[key] for key, field in names.items() if state.get(key)}
