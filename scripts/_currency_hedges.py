@@ -28,7 +28,7 @@ import re
 import sys
 from typing import Any
 
-from _installed import MISSING, installed, is_library
+from _installed import MISSING, Symbol, installed, is_library, live_class, quiet, remember
 
 CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
@@ -101,13 +101,35 @@ class HedgeChecks:
         if isinstance(call.func, ast.Name) and call.func.id not in self.bindings:
             wanted = {"hasattr": 2, "getattr": 3}.get(call.func.id)
             if wanted and len(call.args) == wanted and isinstance(call.args[1], ast.Constant) \
-                    and self.library_object(call.args[0]):
+                    and isinstance(call.args[1].value, str) and self.probes_version(call.args[0], call.args[1].value):
                 self.add(call, "hedge", short(call), HEDGE_ADVICE,
                          message=f"{call.func.id} probes for an API version")
             return
         if self.name_of(call.func) in SIGNATURE_PROBES and call.args and self.library_object(call.args[0]):
             self.add(call, "hedge", short(call), HEDGE_ADVICE,
                      message="reading a library function's parameters probes for an API version")
+
+    def probes_version(self, obj: ast.AST, attr: str) -> bool:
+        """Whether `hasattr(obj, attr)` asks which release is installed: obj is a library module (any
+        attribute), or a library object whose attribute is one the data lists as changed, or that the
+        installed class lacks (`getattr(jax.devices()[0], "device_kind", ...)` asks about the platform)."""
+        if is_library(self.name_of(obj)):
+            return True
+        if not self.library_object(obj):
+            return False
+        if attr in self.changed_members():
+            return True
+        classes = self.types.mro(self.types.of(obj))
+        return bool(classes) and class_has(classes[0], attr) is False
+
+    def changed_members(self) -> set[str]:
+        """The last names of the data's old and new forms (`value`, `raw_value`, `sharding_names`, `norm`)."""
+        found = getattr(self.index, "_changed_members", None)
+        if found is None:
+            found = {n.partition("#")[0].rpartition(".")[2] for n in self.index.names}
+            found |= {c.new_name.rpartition(".")[2] for c in self.index.names.values() if c.new_name}
+            self.index._changed_members = found
+        return found
 
     def library_object(self, node: ast.AST, depth: int = 0) -> bool:
         """A library module or name, an instance of a library class, or what a library call returned
@@ -213,12 +235,13 @@ class HedgeChecks:
                    and is_library(name := self.name_of(n)) and name not in used for n in handled)
 
     def library_reads(self, nodes: list[ast.AST]) -> list[tuple[str, bool]]:
-        """(name, whether it is called) of the library names below a module that `nodes` read (`jax.tree.map`)."""
+        """(name, whether it is called) of the attributes of library modules that `nodes` read (`jax.tree.map`):
+        what can raise AttributeError on another release (not a module itself, not a name bound by import)."""
         found = []
         for n in nodes:
-            if isinstance(n, (ast.Attribute, ast.Name)) and isinstance(n.ctx, ast.Load) \
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) \
                     and not isinstance(holder := self.types.parent.get(id(n)), ast.Attribute) \
-                    and is_library(name := self.name_of(n)) and "." in name:
+                    and is_library(name := self.name_of(n)) and getattr(installed(name), "kind", "") != "module":
                 found.append((name, isinstance(holder, ast.Call) and holder.func is n))
         return found
 
@@ -275,3 +298,12 @@ class HedgeChecks:
             callee = self.name_of(node.func) or ""
             return callee.endswith("metadata.version") and is_library(str(node.args[0].value).replace("-", "."))
         return False
+
+
+def class_has(cls: Symbol, attr: str) -> bool | None:
+    """Whether the installed class has the attribute (its own or inherited); None if it cannot be told."""
+    def read() -> bool | None:
+        with quiet():
+            live = live_class(cls)
+            return hasattr(live, attr) if live is not None else None
+    return remember(f"class-has|{cls.path}|{attr}", read)
