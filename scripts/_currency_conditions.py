@@ -14,8 +14,10 @@ decides, for one call as written, whether those tests hold:
 
 An argument the call passes as an expression is taken to be neither None nor false nor the library's
 sentinel default; a literal is compared as it is; an argument left out has its default. A data entry may
-also state the condition itself: `warns_if_keyword = "slice_index"` (the call passes that keyword, by name
-or position, as anything but a literal None).
+also state the condition itself (dev/api_delta.py writes both from the release history):
+`warns_if_keyword = "slice_index"` (the call passes that keyword, by name or position, as anything but a
+literal None) and `warns_if = "partition_index is None"` (the other tests, as the library writes them).
+These replace the tests read from the source; a name they use that is not a known parameter is unknown.
 
 Answers are plain JSON values, kept by `_installed.remember`, so a warm run parses no library source.
 """
@@ -46,14 +48,20 @@ def parsed(path: str) -> tuple[ast.Module, dict[int, ast.AST]] | None:
     return tree, parents
 
 
-def warning_condition(name: str, note: str, keyword: str = "") -> dict[str, Any] | None:
+def warning_condition(name: str, note: str, keyword: str = "", test: str = "") -> dict[str, Any] | None:
     """The condition under which the entry `name` warns (see the module docstring), as JSON: {"always": true}
-    when the warning is located and unconditional; None when it cannot be located (the entry then applies
-    to every use, as before)."""
-    if keyword:
-        return {"params": [], "defaults": {keyword: ["const", None]}, "tests": [[f"{keyword} is not None", False]],
-                "guards": []}
-    return remember(f"warn-condition|{name}|{note}", lambda: read_condition(name, note))
+    when the warning is located and unconditional; None when it cannot be located and the data states no
+    condition (the entry then applies to every use, as before). The data's `warns_if_keyword` (keyword)
+    and `warns_if` (test) replace the tests read from the source; the source still gives the parameters,
+    their defaults and earlier returns."""
+    located = remember(f"warn-condition|{name}|{note}", lambda: read_condition(name, note))
+    if not keyword and not test:
+        return located
+    tests = ([[f"{keyword} is not None", False]] if keyword else []) + ([[test, False]] if test else [])
+    if located and "params" in located:
+        return dict(located, tests=tests)
+    return {"params": [], "defaults": {keyword: ["const", None]} if keyword else {}, "tests": tests, "guards": [],
+            "unknown_names": True}
 
 
 def read_condition(name: str, note: str) -> dict[str, Any] | None:
@@ -150,6 +158,8 @@ def meets(condition: dict[str, Any], call: ast.Call) -> bool | None:
     values = arguments(condition, call)
     if values is None:
         return UNKNOWN
+    if condition.get("unknown_names"):  # the parameters are not known: a name may be one
+        values["__unknown_names__"] = True
     results = [truth(ast.parse(src, mode="eval").body, values) for src, _ in condition["tests"]]
     results = [None if r is None else r != negated for r, (_, negated) in zip(results, condition["tests"])]
     for guard in condition.get("guards", []):
@@ -167,6 +177,8 @@ def value(node: ast.AST, values: dict[str, Any]) -> Any:
         return ("const", node.value)
     if isinstance(node, ast.Name) and node.id in values:
         return values[node.id]
+    if isinstance(node, ast.Name) and values.get("__unknown_names__"):
+        return None
     if isinstance(node, (ast.Name, ast.Attribute)):
         return ("name", ast.unparse(node))
     return None

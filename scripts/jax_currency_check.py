@@ -181,6 +181,7 @@ class Change:
     hint: str = ""  # what the library's message says to write instead, when `new` could not be made of it
     note: str = ""  # the data entry's note as written (the library's warning with its file and line)
     warns_if: str = ""  # `warns_if_keyword`: the deprecation warns only on calls passing this keyword
+    warns_if_test: str = ""  # `warns_if`: the other `if` tests around the warning, as the library writes them
 
 
 @dataclass(frozen=True, order=True)
@@ -234,7 +235,7 @@ def change_from_entry(entry: dict[str, Any]) -> Change | None:
         return None  # additions, and review notes on changes judged not to matter (`left_out`)
     name, keyword = split_call_form(old)
     note = entry.get("note", "")
-    hint = "" if new else replacement_in(LIBRARY_MESSAGE.sub("", note))
+    hint = "" if new else expand_short(entry.get("message_replacement", "")) or replacement_in(LIBRARY_MESSAGE.sub("", note))
     if hint and not new:  # the data names no replacement: the one the library's own message names
         new = replacement_for(name, keyword, hint)
     new_name, new_keyword = split_call_form(new)
@@ -244,18 +245,21 @@ def change_from_entry(entry: dict[str, Any]) -> Change | None:
     library = entry.get("library") or old.partition(".")[0]
     return Change(kind, old, new, name, entry.get("keyword_old", keyword), new_name,
                   entry.get("keyword_new", new_keyword), bool(entry.get("rename", kind == "moved")),
-                  entry.get("section", ""), change_message(kind, library, entry.get("version", ""), note, new or hint),
-                  absent, "" if new else hint, note, entry.get("warns_if_keyword", ""))
+                  entry.get("section", ""),
+                  change_message(kind, library, entry.get("version", ""), note, new or hint, name,
+                                 entry.get("deprecated_in", "")),
+                  absent, "" if new else hint, note, entry.get("warns_if_keyword", ""), entry.get("warns_if", ""))
 
 
-def change_message(kind: str, library: str, version: str, note: str, new: str) -> str:  # new: or the hint
+def change_message(kind: str, library: str, version: str, note: str, new: str, name: str = "",
+                   deprecated_in: str = "") -> str:  # new: or the hint
     """What a user reads about an entry: what changed and in which version, the library's own words or the
     data's note (without this project's bookkeeping), and why there is no replacement when there is none."""
     what = f"{VERBS.get(kind, kind)} in {library} {version}" if version else VERBS.get(kind, kind)
     said = user_note(note)
     parts = [f"{what}: {said}" if said else what]
     if not new and kind in ERROR_KINDS:
-        parts.append(why_no_replacement(said))
+        parts.append(why_no_replacement(name, said, library, deprecated_in))
     return "; ".join(p for p in parts if p)
 
 
@@ -269,11 +273,21 @@ def user_note(note: str) -> str:
     return "; ".join(c for c in text.split("; ") if c and not INTERNAL.search(c)).strip().rstrip(".")
 
 
-def why_no_replacement(said: str) -> str:
-    """Why a finding names nothing to write instead."""
-    if re.search(r"no replacement|should not be used|will be removed", said, re.IGNORECASE):
-        return ""  # the library's words say it
-    return "its deprecation message names no replacement" if said else "no replacement recorded"
+def why_no_replacement(name: str, said: str, library: str, deprecated_in: str = "") -> str:
+    """`no replacement: <why>` for a finding that names nothing to write instead."""
+    if any(part.startswith("_") for part in name.split(".")):
+        return "no replacement: a private name; use the public API"
+    if said:
+        return f"no replacement: {library}'s own message names none"
+    if deprecated_in:
+        return f"no replacement: the {library} {deprecated_in} deprecation warnings named none"
+    return f"no replacement: {library} removed it without naming one"
+
+
+def expand_short(token: str) -> str:
+    """`pl.HOST` -> `jax.experimental.pallas.HOST`: a short module name of the libraries' own messages."""
+    head, dot, rest = token.partition(".")
+    return f"{SHORT_MODULES[head]}.{rest}" if dot and head in SHORT_MODULES else token
 
 
 def replacement_for(name: str, keyword: str, token: str) -> str:
@@ -367,8 +381,7 @@ def replacement_in(message: str) -> str:
                 continue
             if text[match.end():].lstrip(" '\"`").startswith("method") and re.fullmatch(r"\w+", token):
                 token += "()"  # `use the 'split' method`
-            head, dot, rest = token.partition(".")
-            return f"{SHORT_MODULES[head]}.{rest}" if dot and head in SHORT_MODULES else token
+            return expand_short(token)
     return ""
 
 
@@ -395,8 +408,10 @@ def installed_jax_changes() -> tuple[list[Change], str]:
             continue
         for name, (message, replacement) in table.items():
             kind = "removed" if replacement is None else "deprecated"
-            changes.append(Change(kind, f"{module_name}.{name}", replacement_in(message), f"{module_name}.{name}",
-                                  message=f"jax {jax.__version__} says: {first_sentence(message)}"))
+            new = replacement_in(message)
+            said = f"jax {jax.__version__} says: {first_sentence(message)}"
+            changes.append(Change(kind, f"{module_name}.{name}", new, f"{module_name}.{name}",
+                                  message=said if new else f"{said}; no replacement: its message names none"))
     return changes, ""
 
 
@@ -860,7 +875,7 @@ class FileChecker(HedgeChecks):
         """When a deprecated function or method warns (see `_currency_conditions`); None: on every use."""
         if change is None or change.kind != "deprecated" or change.keyword:
             return None
-        return warning_condition(change.name, change.note, change.warns_if)
+        return warning_condition(change.name, change.note, change.warns_if, change.warns_if_test)
 
     def conditional(self, change: Change | None) -> bool:
         """Whether `change` warns only on some calls: reported at those calls, never at a name or an import."""
@@ -939,7 +954,7 @@ class FileChecker(HedgeChecks):
             return False  # `orbax.export`: another distribution of the namespace, not a removed module
         new = successor(name) or (successor(gone) if gone != name else "")
         where = f"the installed {top} {version_of(name)}".rstrip()
-        message = f"not in {where}" if new else f"not in {where}, nor under another name there"
+        message = f"not in {where}" if new else f"not in {where}; no replacement: nothing else there has its name"
         self.add(node, "removed", gone, new, message=message)
         return True
 
@@ -950,8 +965,10 @@ class FileChecker(HedgeChecks):
         if not messages:
             return
         news = {replacement_in(message) for message in messages} - {""}
-        self.add(node, "deprecated", name, news.pop() if len(news) == 1 else "",
-                 message=f"every public name of {name} is deprecated in the installed jax {version_of(name)}")
+        new = news.pop() if len(news) == 1 else ""
+        why = "" if new else f"; no replacement: {'its names point to several' if news else 'its messages name none'}"
+        self.add(node, "deprecated", name, new,
+                 message=f"every public name of {name} is deprecated in the installed jax {version_of(name)}{why}")
 
     def check_chains(self) -> None:
         """Attribute chains naming an old form; the longest match per position (bare names are the imports')."""
@@ -1026,7 +1043,7 @@ class FileChecker(HedgeChecks):
         new, positional_only = keyword_successor(name, change.keyword)
         if not new:
             return change
-        message = change.message.replace("; no replacement recorded", "")
+        message = re.sub(r"; no replacement: [^;]*", "", change.message)
         if positional_only:
             return dataclasses.replace(change, new=f"{change.name}({new})",
                                        message=f"{message}; pass it by position: {new} is positional-only")

@@ -462,7 +462,9 @@ def test_conditional_deprecations_are_reported_only_on_calls_meeting_them(tmp_pa
         f'version = "0.8.0"\nnote = "jax/_src/distributed.py:{line}: `slice_index` has been deprecated. '
         'Please use `partition_index` instead."\n\n'
         '[[change]]\nlibrary = "jax"\nold = "jax.numpy.linspace"\nnew = ""\nkind = "deprecated"\n'
-        'version = "0.1.0"\nwarns_if_keyword = "retstep"\nnote = "retstep is deprecated"\n')
+        'version = "0.1.0"\nwarns_if_keyword = "retstep"\nnote = "retstep is deprecated"\n\n'
+        '[[change]]\nlibrary = "jax"\nold = "jax.numpy.geomspace"\nnew = ""\nkind = "deprecated"\n'
+        'version = "0.1.0"\nwarns_if = "num > 100"\n')
     found = check_source(tmp_path, (
         "import jax\nimport jax.numpy as jnp\nfrom jax.distributed import initialize\n\n"
         "jax.distributed.initialize()\n"
@@ -470,12 +472,14 @@ def test_conditional_deprecations_are_reported_only_on_calls_meeting_them(tmp_pa
         "initialize(slice_index=index)\n"
         "a = jnp.linspace(0, 1, 5)\n"
         "b = jnp.linspace(0, 1, 5, True, True)\n"
-        "c = jnp.linspace(0, 1, retstep=True)\n"), data=data)
+        "c = jnp.linspace(0, 1, retstep=True)\n"
+        "d = jnp.geomspace(1, 2)\ne = jnp.geomspace(1, 2, n)\nf = jnp.geomspace(1, 2, num=500)\n"), data=data)
     got = [(f.line, f.kind, f.old, f.new) for f in found]
     assert got == [
         (7, "deprecated", "jax.distributed.initialize(slice_index=)", "jax.distributed.initialize(partition_index=)"),
         (9, "deprecated", "jax.numpy.linspace(retstep=)", ""),
         (10, "deprecated", "jax.numpy.linspace(retstep=)", ""),
+        (13, "deprecated", "jax.numpy.geomspace(num=)", ""),  # `warns_if`, decided only for a literal
     ], got
     assert found[0].col == 12 and found[0].message.startswith("deprecated in jax 0.8.0: `slice_index` has been")
 
@@ -537,7 +541,12 @@ def test_notes_lose_this_projects_bookkeeping_and_say_why_there_is_no_replacemen
     assert jcc.user_note("pkg/m.py:3: {msg}") == ""
     left_out = jcc.change_from_entry({"kind": "removed", "old": "jax.util", "version": "0.7.0", "library": "jax",
                                       "left_out": "internal module the bundle does not teach"})
-    assert left_out.message == "removed in jax 0.7.0; no replacement recorded"
+    assert left_out.message == "removed in jax 0.7.0; no replacement: jax removed it without naming one"
+    private = jcc.change_from_entry({"kind": "deprecated", "old": "jax._src.x.f", "version": "0.8.0", "library": "jax"})
+    assert private.message == "deprecated in jax 0.8.0; no replacement: a private name; use the public API"
+    named = jcc.change_from_entry({"kind": "removed", "old": "jax.numpy.fix", "version": "0.10.0", "library": "jax",
+                                   "message_replacement": "jnp.trunc", "deprecated_in": "0.9.0"})
+    assert (named.new, named.message) == ("jax.numpy.trunc", "removed in jax 0.10.0")
 
 
 def test_messages_on_the_real_data_carry_no_internal_words_and_point_to_existing_pages(tmp_path: Path):
@@ -552,7 +561,7 @@ def test_messages_on_the_real_data_carry_no_internal_words_and_point_to_existing
         for word in ("not taught", "bundle", "read: ", "left_out", "kernels"):
             assert word not in line, line
         if "-> (no replacement)" in line:
-            assert re.search(r"no replacement|nor under another name", line.split("-> (no replacement)")[1]), line
+            assert re.search(r"no replacement: \w", line.split("-> (no replacement)")[1]), line
         if " see " in line:
             page = re.search(r' see "[^"]+" in (/\S+\.md)\)$', line)
             assert page and Path(page.group(1)).is_file(), line
