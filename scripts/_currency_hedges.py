@@ -94,6 +94,17 @@ class HedgeChecks:
     def add(self, node: ast.AST, kind: str, old: str, new: str = "", section: str = "", message: str = "") -> None:
         raise NotImplementedError
 
+    def add_hedge(self, node: ast.AST, old: str, new: str, message: str) -> None:
+        """One hedge per expression: `hasattr(jax, "pxla") and hasattr(jax.pxla, "X")` is one probe."""
+        top = node
+        while isinstance(holder := self.types.parent.get(id(top)), ast.expr):
+            top = holder
+        seen = self.__dict__.setdefault("_hedged", set())
+        if id(top) not in seen:
+            seen.add(id(top))
+            self.add(top if top is not node and isinstance(top, (ast.BoolOp, ast.Compare)) else node,
+                     "hedge", old, new, message=message)
+
     # hasattr / getattr / inspect.signature
     def check_probe(self, call: ast.Call) -> None:
         """hasattr(<library object>, "name"), getattr(<library object>, "name", default), and
@@ -102,12 +113,11 @@ class HedgeChecks:
             wanted = {"hasattr": 2, "getattr": 3}.get(call.func.id)
             if wanted and len(call.args) == wanted and isinstance(call.args[1], ast.Constant) \
                     and isinstance(call.args[1].value, str) and self.probes_version(call.args[0], call.args[1].value):
-                self.add(call, "hedge", short(call), HEDGE_ADVICE,
-                         message=f"{call.func.id} probes for an API version")
+                self.add_hedge(call, short(call), HEDGE_ADVICE, message=f"{call.func.id} probes for an API version")
             return
         if self.name_of(call.func) in SIGNATURE_PROBES and call.args and self.library_object(call.args[0]):
-            self.add(call, "hedge", short(call), HEDGE_ADVICE,
-                     message="reading a library function's parameters probes for an API version")
+            self.add_hedge(call, short(call), HEDGE_ADVICE,
+                           message="reading a library function's parameters probes for an API version")
 
     def probes_version(self, obj: ast.AST, attr: str) -> bool:
         """Whether `hasattr(obj, attr)` asks which release is installed: obj is a library module (any
@@ -134,8 +144,9 @@ class HedgeChecks:
     def library_object(self, node: ast.AST, depth: int = 0) -> bool:
         """A library module or name, an instance of a library class, or what a library call returned
         (through indexing, attributes and further calls), or a local name only ever bound to one."""
-        if is_library(self.name_of(node)) or self.types.mro(self.types.of(node)):
-            return True
+        known = self.types.of(node)
+        if is_library(self.name_of(node)) or isinstance(known, tuple) and known[0] == "lib":
+            return True  # not an instance of the project's own class, even one derived from a library's
         inner = node
         while isinstance(inner, (ast.Subscript, ast.Attribute, ast.Call)):
             inner = inner.func if isinstance(inner, ast.Call) else inner.value
@@ -175,8 +186,8 @@ class HedgeChecks:
         for pair in self.renamed_pairs():
             if pair <= strings:
                 old, new = sorted(pair)
-                self.add(node, "hedge", short(node), HEDGE_ADVICE,
-                         message=f"matches both {old!r} and {new!r}, the names of one API on two releases")
+                self.add_hedge(node, short(node), HEDGE_ADVICE,
+                               message=f"matches both {old!r} and {new!r}, the names of one API on two releases")
                 return
 
     # warnings filters
@@ -289,7 +300,7 @@ class HedgeChecks:
         test = node if isinstance(node, ast.Compare) else node.test  # type: ignore[attr-defined]
         for sub in ast.walk(test):
             if self.is_version(sub):
-                self.add(sub, "hedge", short(sub), HEDGE_ADVICE, message="a version comparison")
+                self.add_hedge(sub, short(sub), HEDGE_ADVICE, message="a version comparison")
 
     def is_version(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Attribute) and node.attr in ("__version__", "__version_info__"):

@@ -477,6 +477,17 @@ def same_name(top: str, last: str) -> list[str]:
     return sorted(owners.values())
 
 
+def same_home(shown: str, new: str) -> str:
+    """`new` spelled in the module the code used (`orbax.checkpoint.v1.metadata` for the replacement
+    `orbax.checkpoint.experimental.v1.metadata` of `orbax.checkpoint.v1.pytree_metadata`) when that is the
+    very same installed object; else `new`."""
+    parent, last = shown.rpartition(".")[0], new.rpartition(".")[2]
+    if not parent or not re.fullmatch(r"[\w.]+", new) or new.rpartition(".")[0] == parent or not is_library(new):
+        return new
+    there = installed(f"{parent}.{last}")
+    return f"{parent}.{last}" if isinstance(there, Symbol) and there == installed(new) else new
+
+
 @functools.cache
 def namespace_package(top: str) -> bool:
     """Whether the installed `top` is a namespace package (orbax: orbax-checkpoint, orbax-export, ...)."""
@@ -868,7 +879,7 @@ class FileChecker(HedgeChecks):
         old, new = change.old, change.new
         if shown and shown != change.name and not shown.startswith(change.name + "."):
             old = shown + change.old[len(change.name):] if change.old.startswith(change.name) else shown
-            new = shown + new[len(change.name):] if new.startswith(change.name) else new
+            new = shown + new[len(change.name):] if new.startswith(change.name) else same_home(shown, new)
         self.add(node, kind, old, new, change.section, change.message)
 
     def condition(self, change: Change | None) -> dict[str, Any] | None:

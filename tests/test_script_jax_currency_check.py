@@ -771,3 +771,23 @@ def test_fix_keeps_only_the_rewrites_whose_result_passes_the_check(tmp_path: Pat
     assert [line.split(": ", 1)[1] for line in lines] == [
         "fixed jax.numpy.fix -> jax.numpy.trunc",
         "not fixed jax.numpy.bool_ -> jax.numpy.bool: the rewritten code would not pass the check"], lines
+
+
+def test_one_probe_is_one_hedge_and_the_projects_own_objects_are_not_probed(tmp_path: Path):
+    found = check_source(tmp_path, (
+        "import jax\nfrom flax import nnx\n\n"
+        "if hasattr(jax, 'pxla') and hasattr(jax.pxla, 'ShardedDeviceArray'):\n    pass\n\n\n"
+        "class Model(nnx.Module):\n    def mesh(self):\n        return getattr(self, 'value', None)\n"))
+    assert [(f.line, f.kind) for f in found if f.kind == "hedge"] == [(4, "hedge")], found
+
+
+def test_a_replacement_is_spelled_in_the_module_the_code_used(tmp_path: Path):
+    """orbax.checkpoint.v1 is the installed experimental v1 module: its replacement is named through it."""
+    data = tmp_path / "data.toml"
+    data.write_text('[[change]]\nlibrary = "orbax-checkpoint"\n'
+                    'old = "orbax.checkpoint.experimental.v1._src.loading.loading.load_pytree"\n'
+                    'new = "orbax.checkpoint.experimental.v1.load"\nkind = "deprecated"\nversion = "0.12.0"\n')
+    found = check_source(tmp_path, "from orbax.checkpoint import v1 as ocp_v1\n\nx = ocp_v1.load_pytree(path)\n",
+                         data=data)
+    assert [(f.line, f.old, f.new) for f in found] == [
+        (3, "orbax.checkpoint.v1.load_pytree", "orbax.checkpoint.v1.load")], found
