@@ -319,8 +319,10 @@ def collect(cache: Path, only_half: str | None, quiet: bool = False) -> tuple[li
 
 
 def first_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1][:160] if lines else ""
+    """The line of some output that says what happened: the first naming an error or warning, else the last."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    telling = [line for line in lines if re.search(r"Error|Warning|^error:", line)]
+    return (telling or lines or [""])[0 if telling else -1][:160]
 
 
 def stub(item: Finding) -> str:
@@ -384,8 +386,11 @@ def report(found: list[Finding], runs: dict[tuple[str, str], Run], labels: dict[
             print("".join(f"  missed: {line}\n" for line in r["missed"]), end="")
         print(f"aborted runs: {len(aborted)}" + "".join(f"\n  {line}" for line in aborted))
         print(f"unparsable files: {unparsable}")
+        noisy = [f"{r.package}=={r.version}: {first_line(r.stderr)}" for r in releases if r.stderr.strip() and not r.aborted]
+        print(f"runs that wrote to stderr (not aborted): {len(noisy)}" + "".join(f"\n  {line}" for line in noisy))
         if half == "test":
             results = results_json(part, total, r, aborted, unparsable, command)
+            results["stderr_runs"] = len(noisy)
     return results
 
 
