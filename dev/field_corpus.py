@@ -158,11 +158,16 @@ def half(name: str, moves: dict[str, str]) -> str:
 
 
 def corpus(moves: dict[str, str]) -> list[Pin]:
-    """PINNED, plus one test-half RESERVE release for every test-half package moved to tuning."""
-    moved_from_test = sum(1 for name in moves if rule_half(name) == "test" and any(
-        normalize(pin.name) == name for pin in PINNED))
-    drawn = [pin for pin in RESERVE if rule_half(pin.name) == "test"][:moved_from_test]
-    return [*PINNED, *drawn]
+    """PINNED, plus one test-half RESERVE package (in RESERVE's order) for every test-half package of the
+    corpus moved to tuning; a drawn package that moves in turn draws the next one."""
+    pool = [pin for pin in RESERVE if rule_half(pin.name) == "test"]
+    members: list[Pin] = list(PINNED)
+    while True:
+        moved = {normalize(pin.name) for pin in members if rule_half(pin.name) == "test" and normalize(pin.name) in moves}
+        grown = [*PINNED, *pool[:len(moved)]]
+        if grown == members:
+            return members
+        members = grown
 
 
 def download(spec: str, dist: Path) -> Path:

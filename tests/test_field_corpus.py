@@ -90,3 +90,14 @@ def test_the_check_catches_a_label_of_an_unpinned_release(tmp_path: Path):
                   'kind = "removed"\nold = "jax.x"\nreal = true\nwhy = "w"\nevidence = "jax-tree_map"\n')
     result = run(EVAL_TOOL, "check", "--labels", labels)
     assert result.returncode == 1 and "chex==9.9 is not pinned" in result.stdout
+
+
+def test_a_moved_test_package_goes_to_tuning_and_draws_a_reserve(tmp_path: Path, corpus: list[dict]):
+    moves = tmp_path / "moves.toml"
+    moves.write_text('[[move]]\npackage = "praxis"\nreason = "looked at"\ndate = "2026-11-27"\n')
+    result = run(CORPUS_TOOL, "--moves", moves, "list", "--json")
+    assert result.returncode == 0, result.stderr
+    rows = {row["name"]: row for row in json.loads(result.stdout)}
+    assert rows["praxis"]["half"] == "tuning" and rows["praxis"]["moved"]
+    drawn = set(rows) - {row["name"] for row in corpus}
+    assert len(drawn) == 1 and all(rows[name]["half"] == "test" for name in drawn)
