@@ -13,7 +13,9 @@ The corpus and its split are dev/field_corpus.py's (fetch it first). This tool
              evals/field/results.json (the TEST half only) for the hook that reads it;
   check      (no network, no checker run, well under a second) the labels parse, name pinned
              packages and known evidence, and results.json agrees with the labels it says it used;
-  evidence   runs every evidence entry of the labels against the installed pins.
+  evidence   runs every evidence entry of the labels against the installed pins;
+  changed    prints the old release's changed lines of a package's upgrade pairs, marking the ones
+             evals/field/recall.toml already holds (what to read when labelling recall).
 
 What is counted. A finding's key is (package, path, kind, old, sha1 of the stripped source line)[:12]:
 the same line in two releases of one package is one finding, and a label holds across re-runs as long
@@ -32,6 +34,7 @@ line / all of them. Replacement rate = findings whose `new` is non-empty, or who
 from __future__ import annotations
 
 import argparse
+import difflib
 import hashlib
 import json
 import math
@@ -55,6 +58,7 @@ LABELS = FIELD / "labels.toml"
 RECALL = FIELD / "recall.toml"
 RESULTS = FIELD / "results.json"
 PYTHON = REPO / ".venv" / "bin" / "python"
+LABEL_KEYS = ("package", "version", "path", "line", "text", "kind", "old", "real", "why", "evidence")
 SAMPLE = 30  # labelled findings per (half, kind); all of them when a kind has fewer
 LIBRARIES = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "numpyro")
 WHY_NONE = re.compile(r"\bno (?:direct )?replacement\b\s*[:(—–-]\s*\w", re.IGNORECASE)
@@ -65,9 +69,10 @@ examples:
   .venv/bin/python dev/field_corpus.py fetch              # once: the pinned wheels into the cache
   .venv/bin/python dev/field_eval.py run                  # the checker on every release (cached)
   .venv/bin/python dev/field_eval.py todo --half tuning   # sampled findings still to label (TOML stubs)
-  .venv/bin/python dev/field_eval.py report --half test --write   # the held-out figures + results.json
+  .venv/bin/python dev/field_eval.py report --write       # both halves; results.json = the test half
   .venv/bin/python dev/field_eval.py check                # the CI check (no network, no checker run)
   .venv/bin/python dev/field_eval.py evidence             # re-run every label's evidence on the pins
+  .venv/bin/python dev/field_eval.py changed chex         # chex's pair diff, for labelling recall
 
 Never read test-half findings to change the checker: `todo --half test` is for labelling only. A
 test-half package looked at to explain a failure moves to the tuning half (evals/field/moves.toml).
@@ -212,7 +217,10 @@ def load_labels(path: Path = LABELS) -> tuple[dict[str, dict[str, Any]], dict[st
     """(labels by key, evidence by id) of the labels file."""
     data = load_toml(path)
     labels: dict[str, dict[str, Any]] = {}
-    for entry in data.get("label", []):
+    for number, entry in enumerate(data.get("label", []), 1):
+        missing = [name for name in LABEL_KEYS if name not in entry]
+        if missing:
+            raise EvalError(f"{path.name}: label {number} lacks {', '.join(missing)}")
         key = label_key(entry["package"], entry["path"], entry["kind"], entry["old"], entry["text"])
         if key in labels:
             raise EvalError(f"{path.name}: two labels for {entry['package']} {entry['path']}:{entry['line']} {entry['kind']}")
@@ -275,7 +283,12 @@ def recall_lines(path: Path = RECALL) -> list[dict[str, Any]]:
     rows = []
     for pair in load_toml(path).get("pair", []):
         for line in pair.get("line", []):
-            rows.append({"package": pair["package"], "old": pair["old"], "new": pair["new"], **line})
+            row = {"package": pair.get("package"), "old": pair.get("old"), "new": pair.get("new"), **line}
+            missing = [name for name in ("package", "old", "new", "path", "line", "text", "form", "evidence")
+                       if row.get(name) is None]
+            if missing:
+                raise EvalError(f"{path.name}: a line of pair {row['package']} lacks {', '.join(missing)}")
+            rows.append(row)
     return rows
 
 
@@ -530,6 +543,30 @@ def source_text(source: str) -> str:
     return lines[int(line) - 1] if line.isdigit() and 0 < int(line) <= len(lines) else ""
 
 
+def changed_lines(cache: Path, package: str) -> list[str]:
+    """For each upgrade pair of `package`: the OLD release's lines that differ in the new one, as
+    `old-version path:line: text`, marked `[labelled]` when recall.toml has them (for labelling recall)."""
+    labelled = {(r["old"], r["path"], r["line"]) for r in recall_lines() if fc.normalize(r["package"]) == fc.normalize(package)}
+    out = []
+    for name, old, new in fc.PAIRS:
+        if fc.normalize(name) != fc.normalize(package):
+            continue
+        a, b = fc.source_dir(cache, name, old), fc.source_dir(cache, name, new)
+        if not (a / ".complete").exists() or not (b / ".complete").exists():
+            raise EvalError(f"{name} {old} or {new} is not in {cache}: run dev/field_corpus.py fetch")
+        for path in sorted(a.rglob("*.py")):
+            rel = str(path.relative_to(a))
+            before = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            after = (b / rel).read_text(encoding="utf-8", errors="replace").splitlines() if (b / rel).exists() else []
+            for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+                for i in range(i1, i2) if tag != "equal" else ():
+                    mark = " [labelled]" if (old, rel, i + 1) in labelled else ""
+                    out.append(f"{old} {rel}:{i + 1}:{mark} {before[i].strip()}")
+    if not out:
+        raise EvalError(f"{package}: no upgrade pair in dev/field_corpus.py PAIRS")
+    return out
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -547,6 +584,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     c.add_argument("--results", type=Path, default=RESULTS)
     c.add_argument("--recall", type=Path, default=RECALL)
     sub.add_parser("evidence", help="run every evidence entry against the installed pins")
+    ch = sub.add_parser("changed", help="the old release's changed lines of a package's upgrade pairs (to label recall)")
+    ch.add_argument("package")
     return parser.parse_args(argv)
 
 
@@ -559,6 +598,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for line in problems:
                 print(line)
             return 1 if problems else 0
+        if args.command == "changed":
+            print("\n".join(changed_lines(args.cache, args.package)))
+            return 0
         labels, evidence = load_labels()
         if args.command == "evidence":
             failures = run_evidence(evidence, labels, args.cache)
