@@ -157,6 +157,14 @@ def checker_key() -> str:
     return digest.hexdigest()[:16]
 
 
+def checker_commit() -> str:
+    """The last commit of scripts/ and api_changes.toml, or 'uncommitted' when the working tree differs."""
+    paths = ["scripts", "api_changes.toml"]
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", *paths], capture_output=True, text=True, cwd=REPO)
+    last = subprocess.run(["git", "log", "-1", "--format=%h", "--", *paths], capture_output=True, text=True, cwd=REPO)
+    return "uncommitted" if dirty.stdout.strip() else last.stdout.strip() or "unknown"
+
+
 def installed(name: str) -> str:
     try:
         return metadata.version(name)
@@ -437,6 +445,7 @@ def results_json(part: dict[str, Tally], total: Tally, rec: dict[str, Any], abor
         "half": "test",
         "command": command,
         "checker": checker_key(),
+        "checker_commit": checker_commit(),
         "pins": {name: installed(name) for name in LIBRARIES},
         "kinds": {kind: kind_entry(t) for kind, t in part.items()},
         "all": {**kind_entry(total), "precision_weighted": round(weighted(part.values()), 4)},
