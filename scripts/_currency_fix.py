@@ -15,8 +15,10 @@ LibCST is imported only here, only when --fix is given.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import inspect
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,6 +86,25 @@ def plan(path: str, tree: ast.Module, renames: dict[str, str], keywords: dict[tu
     return found
 
 
+def touches(tree: ast.Module, renames: dict[str, str], keywords: dict[tuple[str, str], str],
+            resolve: Callable[[ast.AST], str | None]) -> bool:
+    """Whether the file names anything `renames` or `keywords` would rewrite (most files do not: LibCST,
+    slow, is then never run on them)."""
+    callees = {name for name, _ in keywords}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, (ast.Attribute, ast.Name)):
+            names = [resolve(node) or ""]
+        else:
+            continue
+        if any(p in renames or p in callees for name in names for p in prefixes(name)):
+            return True
+    return False
+
+
 def fix_file(file: Path, renames: dict[str, str], keywords: dict[tuple[str, str], str],
              bindings: Callable[[ast.AST], dict[str, str]], resolve: Callable[[ast.AST, dict[str, str]], str | None],
              signature: Callable[[str], inspect.Signature | None],
@@ -95,11 +116,15 @@ def fix_file(file: Path, renames: dict[str, str], keywords: dict[tuple[str, str]
 
     try:
         source = file.read_text(encoding="utf-8")
-        tree = ast.parse(source)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the file's own SyntaxWarnings (invalid escapes) are not ours to print
+            tree = ast.parse(source)
+        names = bindings(tree)
+        if not touches(tree, renames, keywords, lambda node: resolve(node, names)):
+            return []
         module = cst.parse_module(source)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, cst.ParserSyntaxError):
         return []  # reported by the check (unparsable)
-    names = bindings(tree)
     todo = plan(str(file), tree, renames, keywords, lambda node: resolve(node, names), signature)
     fixer_class = make_fixer(cst, codemod)
 
@@ -110,13 +135,17 @@ def fix_file(file: Path, renames: dict[str, str], keywords: dict[tuple[str, str]
             code = fixer.transform_module(module).code
             if code == source:
                 return code, []
-            compile(code, str(file), "exec")  # what Python itself rejects (a keyword passed twice, ...)
-            new = ast.parse(code)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(code, str(file), "exec")  # what Python itself rejects (a keyword passed twice, ...)
+                new = ast.parse(code)
         except (SyntaxError, ValueError, RecursionError, MemoryError, cst.ParserSyntaxError):
             return None
-        return (code, fixer.changes) if problems(str(file), new) <= before else None
+        if not before:
+            before.append(problems(str(file), tree))
+        return (code, fixer.changes) if problems(str(file), new) <= before[0] else None
 
-    before = problems(str(file), tree)
+    before: list[set[tuple[str, str]]] = []  # what the check finds in the file as it is, once needed
     result = attempt(todo.renames, todo.keywords)
     if result is None:  # try each rewrite alone; keep those that pass, together
         renames = {k: v for k, v in todo.renames.items() if attempt({k: v}, {}) is not None}
@@ -143,6 +172,7 @@ def import_target(name: str) -> str:
         return name.partition(".")[0]
 
 
+@functools.cache
 def make_fixer(cst: Any, codemod: Any) -> type:
     """The LibCST transformer of --fix (a factory, since LibCST is imported only when --fix is given)."""
     from libcst.codemod import visitors
