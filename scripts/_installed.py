@@ -153,9 +153,10 @@ def load_pickled(name: str, key: str) -> Any:
     folder = cache_dir()
     if folder is None:
         return None
-    with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+    try:
         return pickle.loads((folder / f"{key}-{name}.pickle").read_bytes())
-    return None
+    except Exception:  # missing, truncated, from another version of the classes: build it again
+        return None
 
 
 def store_pickled(name: str, key: str, value: Any) -> None:
