@@ -52,7 +52,6 @@ from typing import Any, Iterable, Sequence
 import field_corpus as fc
 
 REPO = fc.REPO
-CHECKER = REPO / "scripts" / "jax_currency_check.py"
 FIELD = REPO / "evals" / "field"
 LABELS = FIELD / "labels.toml"
 RECALL = FIELD / "recall.toml"
@@ -70,6 +69,7 @@ examples:
   .venv/bin/python dev/field_eval.py run                  # the checker on every release (cached)
   .venv/bin/python dev/field_eval.py todo --half tuning   # sampled findings still to label (TOML stubs)
   .venv/bin/python dev/field_eval.py report --write       # both halves; results.json = the test half
+  .venv/bin/python dev/field_eval.py --checker-rev HEAD report --write   # a committed checker, not the tree's
   .venv/bin/python dev/field_eval.py check                # the CI check (no network, no checker run)
   .venv/bin/python dev/field_eval.py evidence             # re-run every label's evidence on the pins
   .venv/bin/python dev/field_eval.py changed chex         # chex's pair diff, for labelling recall
@@ -147,22 +147,53 @@ def label_key(package: str, path: str, kind: str, old: str, text: str) -> str:
     return hashlib.sha256("|".join((fc.normalize(package), path, kind, old, text)).encode()).hexdigest()[:12]
 
 
-def checker_key() -> str:
+@dataclass(frozen=True)
+class Checker:
+    """The checker to measure: the working tree's (rev None) or a commit's, extracted under the cache."""
+
+    root: Path
+    rev: str | None
+
+    @property
+    def script(self) -> Path:
+        return self.root / "scripts" / "jax_currency_check.py"
+
+    @property
+    def commit(self) -> str:
+        """The commit measured: the rev given, else the last commit of scripts/ and api_changes.toml, or
+        'uncommitted' when the working tree differs from it."""
+        paths = ["scripts", "api_changes.toml"]
+        if self.rev:
+            return self.rev
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", *paths], capture_output=True, text=True, cwd=REPO)
+        last = subprocess.run(["git", "log", "-1", "--format=%h", "--", *paths], capture_output=True, text=True, cwd=REPO)
+        return "uncommitted" if dirty.stdout.strip() else last.stdout.strip() or "unknown"
+
+
+def checker_at(rev: str | None, cache: Path) -> Checker:
+    """The working tree's checker, or `git archive REV scripts api_changes.toml` extracted once under the cache."""
+    if not rev:
+        return Checker(REPO, None)
+    resolved = subprocess.run(["git", "rev-parse", "--short", rev], capture_output=True, text=True, cwd=REPO)
+    if resolved.returncode != 0:
+        raise EvalError(f"--checker-rev {rev}: not a commit of this repository")
+    short = resolved.stdout.strip()
+    root = cache / "checkers" / short
+    if not (root / "scripts" / "jax_currency_check.py").exists():
+        root.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", short, "scripts", "api_changes.toml"], capture_output=True, cwd=REPO)
+        subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    return Checker(root, short)
+
+
+def checker_key(checker: Checker) -> str:
     """What a cached run depends on: the checker's sources, api_changes.toml and the installed pins."""
     digest = hashlib.sha256()
-    for path in sorted((REPO / "scripts").glob("*.py")) + [REPO / "api_changes.toml"]:
+    for path in sorted((checker.root / "scripts").glob("*.py")) + [checker.root / "api_changes.toml"]:
         digest.update(path.name.encode() + path.read_bytes())
     for name in LIBRARIES:
         digest.update(f"{name}=={installed(name)}".encode())
     return digest.hexdigest()[:16]
-
-
-def checker_commit() -> str:
-    """The last commit of scripts/ and api_changes.toml, or 'uncommitted' when the working tree differs."""
-    paths = ["scripts", "api_changes.toml"]
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", *paths], capture_output=True, text=True, cwd=REPO)
-    last = subprocess.run(["git", "log", "-1", "--format=%h", "--", *paths], capture_output=True, text=True, cwd=REPO)
-    return "uncommitted" if dirty.stdout.strip() else last.stdout.strip() or "unknown"
 
 
 def installed(name: str) -> str:
@@ -172,7 +203,7 @@ def installed(name: str) -> str:
         return "absent"
 
 
-def run_one(pin: fc.Pin, cache: Path, key: str) -> Run:
+def run_one(pin: fc.Pin, cache: Path, key: str, checker: Checker) -> Run:
     """The checker on one release (from the run cache when this checker already ran on it)."""
     out = cache / "runs" / key / f"{fc.normalize(pin.name)}-{pin.version}.json"
     if out.exists():
@@ -182,7 +213,7 @@ def run_one(pin: fc.Pin, cache: Path, key: str) -> Run:
         raise EvalError(f"{pin.spec} is not in {cache}: run dev/field_corpus.py fetch")
     start = time.monotonic()
     try:
-        result = subprocess.run([str(PYTHON), str(CHECKER), str(src), "--json"], capture_output=True, text=True,
+        result = subprocess.run([str(PYTHON), str(checker.script), str(src), "--json"], capture_output=True, text=True,
                                 cwd=src, timeout=RUN_TIMEOUT_S)
         code, stdout, stderr = result.returncode, result.stdout, result.stderr
     except subprocess.TimeoutExpired:
@@ -320,17 +351,18 @@ def recall(rows: list[dict[str, Any]], runs: dict[tuple[str, str], Run], halves:
     return out
 
 
-def collect(cache: Path, only_half: str | None, quiet: bool = False) -> tuple[list[Finding], dict[tuple[str, str], Run]]:
+def collect(cache: Path, only_half: str | None, checker: Checker, quiet: bool = False
+            ) -> tuple[list[Finding], dict[tuple[str, str], Run]]:
     """Run (or read from the cache) the checker on every release of the corpus (of one half)."""
     moves = fc.load_moves()
-    key = checker_key()
+    key = checker_key(checker)
     found: list[Finding] = []
     runs: dict[tuple[str, str], Run] = {}
     for pin in fc.corpus(moves):
         half = fc.half(pin.name, moves)
         if only_half and half != only_half:
             continue
-        run = run_one(pin, cache, key)
+        run = run_one(pin, cache, key, checker)
         runs[(pin.name, pin.version)] = run
         if not quiet:
             print(f"{pin.spec:<28}{half:<8}{len(run.findings):>6} findings  {run.seconds:>7.1f} s"
@@ -373,14 +405,15 @@ def todo(found: list[Finding], labels: dict[str, dict[str, Any]], half: str) -> 
 
 
 def report(found: list[Finding], runs: dict[tuple[str, str], Run], labels: dict[str, dict[str, Any]],
-           halves_shown: Sequence[str], command: str) -> dict[str, Any]:
+           halves_shown: Sequence[str], command: str, checker: Checker) -> dict[str, Any]:
     """Print the figures per half and kind; return the test half's results (results.json)."""
     moves = fc.load_moves()
     halves = {fc.normalize(pin.name): fc.half(pin.name, moves) for pin in fc.corpus(moves)}
     tallies = tally(found, labels)
     recalls = recall(recall_lines(), runs, halves)
     print(f"command: {command}")
-    print(f"checker: {checker_key()}  pins: " + ", ".join(f"{n} {installed(n)}" for n in LIBRARIES))
+    print(f"checker: {checker_key(checker)} (commit {checker.commit})  pins: "
+          + ", ".join(f"{n} {installed(n)}" for n in LIBRARIES))
     results: dict[str, Any] = {}
     for half in halves_shown:
         part = {kind: t for (h, kind), t in sorted(tallies.items()) if h == half}
@@ -411,7 +444,7 @@ def report(found: list[Finding], runs: dict[tuple[str, str], Run], labels: dict[
         shown = noisy if half == "tuning" else []  # test-half details stay unread, like its misses
         print(f"runs that wrote to stderr (not aborted): {len(noisy)}" + "".join(f"\n  {line}" for line in shown))
         if half == "test":
-            results = results_json(part, total, r, aborted, unparsable, command)
+            results = results_json(part, total, r, aborted, unparsable, command, checker)
             results["stderr_runs"] = len(noisy)
     return results
 
@@ -434,7 +467,7 @@ def ratio(a: int, b: int) -> str:
 
 
 def results_json(part: dict[str, Tally], total: Tally, rec: dict[str, Any], aborted: list[str], unparsable: int,
-                 command: str) -> dict[str, Any]:
+                 command: str, checker: Checker) -> dict[str, Any]:
     """The test half's figures in the shape the hook reads: kinds -> {labelled, real, precision, ...}."""
     def kind_entry(t: Tally) -> dict[str, Any]:
         return {"findings": t.findings, "unique": t.unique, "sampled": t.sampled, "labelled": t.labelled, "real": t.real,
@@ -444,8 +477,8 @@ def results_json(part: dict[str, Tally], total: Tally, rec: dict[str, Any], abor
     return {
         "half": "test",
         "command": command,
-        "checker": checker_key(),
-        "checker_commit": checker_commit(),
+        "checker": checker_key(checker),
+        "checker_commit": checker.commit,
         "pins": {name: installed(name) for name in LIBRARIES},
         "kinds": {kind: kind_entry(t) for kind, t in part.items()},
         "all": {**kind_entry(total), "precision_weighted": round(weighted(part.values()), 4)},
@@ -580,6 +613,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cache", type=Path, default=fc.DEFAULT_CACHE, help="the corpus cache (dev/field_corpus.py's)")
+    parser.add_argument("--checker-rev", metavar="REV", help="measure the checker of this commit (scripts/ and "
+                        "api_changes.toml, extracted under the cache) instead of the working tree's")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, text in (("run", "run the checker on every release (cached per checker)"),
                        ("todo", "sampled findings without a label, as TOML stubs"),
@@ -618,7 +653,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1 if failures else 0
         if args.command == "report" and args.write:
             args.half = None  # results.json needs the test half; the tuning half is printed beside it
-        found, runs = collect(args.cache, args.half, quiet=args.command != "run")
+        checker = checker_at(args.checker_rev, args.cache)
+        found, runs = collect(args.cache, args.half, checker, quiet=args.command != "run")
         if args.command == "run":
             return 1 if any(r.aborted for r in runs.values()) else 0
         if args.command == "todo":
@@ -627,7 +663,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for item in todo(found, labels, args.half):
                 print(stub(item))
             return 0
-        results = report(found, runs, labels, [args.half] if args.half else list(fc.HALVES), command)
+        results = report(found, runs, labels, [args.half] if args.half else list(fc.HALVES), command, checker)
         if args.write:
             RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
             print(f"wrote {RESULTS.relative_to(REPO)}")
