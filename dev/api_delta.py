@@ -739,10 +739,16 @@ def apply_history(entries: list[dict], history: dict) -> tuple[list[dict], list[
             if entry["kind"] in ("removed", "deprecated") and entry["new"] and replacement.startswith(entry["new"] + "("):
                 entry["new"] = replacement  # jax.enable_x64 -> jax.enable_x64(False), as the message says
             elif entry["kind"] in ("removed", "deprecated") and not entry["new"] \
-                    and re.fullmatch(r"[\w.]+", replacement) and replacement.split(".")[0] in PACKAGES[entry["library"]]:
+                    and in_the_pin(history, entry["library"], replacement):
                 entry["new"] = replacement  # jax.scipy.special.sph_harm -> jax.scipy.special.sph_harm_y
         kept.append(entry)
     return kept, log
+
+
+def in_the_pin(history: dict, library: str, name: str) -> bool:
+    """Whether the history has `name` (a dotted name) there in the pinned release."""
+    rows = rows_of(history, library, name) if re.fullmatch(r"[\w.]+", name) else []
+    return bool(rows) and rows[-1][1]["state"] in ("module", *WORKS)
 
 
 def moved_as_named(entry: dict, history: dict) -> bool:

@@ -10,8 +10,9 @@ a cache OUTSIDE the checkout (``${XDG_CACHE_HOME:-~/.cache}/jax-pro/release-hist
 PyPI's JSON API (``https://pypi.org/pypi/<package>/json``): final releases with a wheel that is not
 yanked. Nothing is installed or imported: each wheel's ``.py`` files are parsed with ``ast``.
 
-For each name it is asked about (every old and new form of api_changes.toml, and every deprecation
-any release in the window declares), it records the name's state in each release:
+For each name it is asked about (every old and new form of api_changes.toml, every name the data
+file already has, every deprecation any release in the window declares, and every dotted replacement
+their messages name), it records the name's state in each release:
 
   absent    not there: no binding in the module, no class attribute, no parameter
   module    a submodule its parent does not import (``import a.b`` works, ``a.b`` after ``import a``
@@ -986,6 +987,14 @@ def toml_forms(data: Path = DATA) -> dict[str, set[str]]:
     return forms
 
 
+def recorded(path: Path | None) -> dict[str, set[str]]:
+    """The names a data file already has: kept, so that an entry the history ruled out (and
+    dev/api_delta.py left out of api_changes.toml) stays ruled out when it is computed again."""
+    if path is None or not path.is_file():
+        return {}
+    return {library: set(names) for library, names in json.loads(path.read_text(encoding="utf-8"))["names"].items()}
+
+
 def reference_messages(release: Release, form: Form) -> tuple[str, ...]:
     """The pinned messages of a def that warns more than once (its warnings are matched by text)."""
     if form.keyword:
@@ -1015,7 +1024,13 @@ def library_history(package: str, versions: list[str], forms: set[str], cache: P
     for release in releases:
         names |= declared(release)
     parsed = {name: parse_form(name) for name in sorted(names)}
-    return {name: timeline(releases, form) for name, form in parsed.items() if form is not None}
+    timelines = {name: timeline(releases, form) for name, form in parsed.items() if form is not None}
+    named = {state.get("replacement", "") for rows in timelines.values() for _, state in rows}
+    for name in sorted(named - set(timelines)):  # does the replacement a message names exist?
+        form = parse_form(name)
+        if form is not None and form.path.split(".")[0] in TOP_PACKAGES[package]:
+            timelines[name] = timeline(releases, form)
+    return timelines
 
 
 def build(old: dict[str, str], new: dict[str, str], forms: dict[str, set[str]], cache: Path) -> dict:
@@ -1101,7 +1116,10 @@ def main(argv: list[str] | None = None) -> int:
             for version, record in timeline(releases, form):
                 print(f"{text}  {version}  {json.dumps(record)}")
         return 0
-    text = dumps(build(old, new, toml_forms(args.data), args.cache))
+    forms = toml_forms(args.data)
+    for library, names in recorded(args.write or args.check).items():
+        forms.setdefault(library, set()).update(names)
+    text = dumps(build(old, new, forms, args.cache))
     if args.check:
         current = args.check.read_text(encoding="utf-8") if args.check.is_file() else ""
         if current != text:
