@@ -15,8 +15,14 @@ knowingly (issue 21). It
    installed sources (file:line, message);
 3. diffs old against new into change records (added, removed, moved, renamed-keyword,
    default-changed, deprecated) and writes them as TOML (``--write``), keeping the hand-written
-   fields (section, left_out, note, rename, version) of entries already in the file, and the
-   hand-written ``behaviour-changed`` entries taken from the changelogs.
+   fields (section, left_out, note, rename, call, without_keyword) of entries already in the file,
+   and the hand-written ``behaviour-changed`` entries taken from the changelogs;
+4. dates every record from the release history (evals/release_history.json, made by
+   dev/release_history.py from every release between the two pins): its version, the release that
+   began to warn, the condition a deprecation warns under, the replacement its message names. The
+   history also rules records out (a removal of a name still there, an addition of one already there
+   in mid-2025, a default written the same in every release) and adds the deprecations that warn
+   through a decorator, which the introspection does not read (``history_deprecations``).
 
 The old versions: jax and jaxlib 0.6.2 (given by issue 21). For flax, optax, orbax-checkpoint and
 numpyro, the last release uploaded to PyPI before 2025-07-01, found with pip's own upload-time
