@@ -249,13 +249,13 @@ def test_installed_hook_hands_findings_to_the_next_request(installed: Path, tmp_
     project = tmp_path / "project"
     project.mkdir()
     (project / ".venv").symlink_to(user_python().parent.parent)
-    old = "import jax\n\ndef step(tree):\n    return jax.tree_map(lambda a: a * 2, tree)\n"
+    old = "import jax\nfrom jax.experimental.shard_map import shard_map\n\nstep = shard_map\n"  # a deprecated home
     requests = converse(home, project, [tool_use("Write", {"file_path": str(project / "model.py"), "content": old})])
     assert (project / "model.py").read_text(encoding="utf-8") == old
     assert len(requests) == 3, "the write, the answer, and one more turn asked for by the Stop hook"
     assert "jax-pro checked model.py" not in requests[0]
-    assert "jax-pro checked model.py" in requests[1] and "jax.tree_map" in requests[1].split("jax-pro checked")[1]
+    assert "jax-pro checked model.py" in requests[1] and "-> jax.shard_map" in requests[1].split("jax-pro checked")[1]
     assert "still use forms the installed libraries removed" in requests[2]
-    clean = old.replace("jax.tree_map", "jax.tree.map")
+    clean = old.replace("from jax.experimental.shard_map import", "from jax import")
     requests = converse(home, project, [tool_use("Write", {"file_path": str(project / "clean.py"), "content": clean})])
     assert len(requests) == 2 and not any("jax-pro checked" in text for text in requests)
