@@ -108,9 +108,11 @@ def touches(tree: ast.Module, renames: dict[str, str], keywords: dict[tuple[str,
 def fix_file(file: Path, renames: dict[str, str], keywords: dict[tuple[str, str], str],
              bindings: Callable[[ast.AST], dict[str, str]], resolve: Callable[[ast.AST, dict[str, str]], str | None],
              signature: Callable[[str], inspect.Signature | None],
-             problems: Callable[[str, ast.Module], set[tuple[str, str]]]) -> list[str]:
+             problems: Callable[[str, ast.Module], set[tuple[str, str]]],
+             local_renames: Callable[[ast.Module, dict[str, str]], dict[str, str]] | None = None) -> list[str]:
     """Rewrite one file in place; its `fixed`/`not fixed` lines. `problems(path, tree)` is what the checker
-    finds in a parsed source, as (kind, old form) pairs."""
+    finds in a parsed source, as (kind, old form) pairs; `local_renames(tree, bindings)` adds renames of
+    names this file uses that the installed library lacks (`jax.tree_map` -> `jax.tree.map`)."""
     import libcst as cst
     from libcst import codemod
 
@@ -120,6 +122,7 @@ def fix_file(file: Path, renames: dict[str, str], keywords: dict[tuple[str, str]
             warnings.simplefilter("ignore")  # the file's own SyntaxWarnings (invalid escapes) are not ours to print
             tree = ast.parse(source)
         names = bindings(tree)
+        renames = {**renames, **(local_renames(tree, names) if local_renames else {})}
         if not touches(tree, renames, keywords, lambda node: resolve(node, names)):
             return []
         module = cst.parse_module(source)

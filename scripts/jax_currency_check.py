@@ -86,6 +86,7 @@ import inspect
 import re
 import sys
 import tomllib
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -160,7 +161,13 @@ exit codes:
   1    an old form or a hedge was found (also: an unexpected internal error, one "error:" line)
   2    usage error (unknown flag, no such path, no Python file in the paths given, missing or malformed
        data file, no LibCST for --fix)
-Folders are searched for *.py, skipping hidden folders, site-packages, venv and __pycache__."""
+Folders are searched for *.py, skipping hidden folders, site-packages, venv and __pycache__.
+
+cache:
+  What the installed libraries answered (names, signatures, classes) and the parsed data file are kept
+  in ${XDG_CACHE_HOME:-~/.cache}/jax-pro/checker/, one file per interpreter, set of installed versions and
+  checker source, so a later run imports none of the libraries. JAX_PRO_CACHE=DIR puts it under DIR;
+  JAX_PRO_CACHE=off keeps it in memory. Nothing is written in the folders checked."""
 
 
 @dataclass(frozen=True)
@@ -441,16 +448,29 @@ def wrapped_signature(name: str) -> inspect.Signature | None:
     return signature_from(remember(f"wrapped-signature|{name}", read)) if is_library(name) else None
 
 
-def successor(name: str) -> str:
-    """The installed name that took the place of a name the installed library lacks: `jax.tree_map` ->
-    `jax.tree.map` (an underscore become a module), else the one public module or public module member of
-    the same library with the same last name (`jax.experimental.optimizers` -> `jax.example_libraries.
-    optimizers`, `jax.experimental.PartitionSpec` -> `jax.sharding.PartitionSpec`); "" when none or several."""
+def builtin_method(name: str) -> bool:
+    """`get`, `items`, `append`: a method of Python's own containers, not the name of a library API."""
+    return any(hasattr(kind, name) for kind in (dict, list, str, set, object))
+
+
+def split_successor(name: str) -> str:
+    """`jax.tree_map` -> `jax.tree.map`: the installed name an underscore became a module in; "" if none."""
     parent, _, last = name.rpartition(".")
     for i in (m.start() for m in re.finditer("_", last)):
         candidate = f"{parent}.{last[:i]}.{last[i + 1:]}"
         if last[:i] and last[i + 1:] and isinstance(installed(candidate), Symbol):
             return candidate
+    return ""
+
+
+def successor(name: str) -> str:
+    """The installed name that took the place of a name the installed library lacks: `jax.tree_map` ->
+    `jax.tree.map` (an underscore become a module), else the one public module or public module member of
+    the same library with the same last name (`jax.experimental.optimizers` -> `jax.example_libraries.
+    optimizers`, `jax.experimental.PartitionSpec` -> `jax.sharding.PartitionSpec`); "" when none or several."""
+    if split := split_successor(name):
+        return split
+    last = name.rpartition(".")[2]
     found = remember(f"same-name|{name.partition('.')[0]}|{last}", lambda: same_name(name.partition(".")[0], last))
     return found[0] if len(found) == 1 else ""
 
@@ -963,8 +983,12 @@ class FileChecker(HedgeChecks):
         top = name.partition(".")[0]
         if gone.count(".") == 1 and namespace_package(top):
             return False  # `orbax.export`: another distribution of the namespace, not a removed module
-        new = successor(name) or (successor(gone) if gone != name else "")
         where = f"the installed {top} {version_of(name)}".rstrip()
+        if any(part.startswith("_") for part in gone.split(".")):
+            self.add(node, "removed", gone, message=f"not in {where}; no replacement: a private name; use the public API")
+            return True
+        member = name[len(gone) + 1:]  # `Mesh` of a gone module `jax.experimental.maps`: look for it instead
+        new = successor(gone) or (successor(name) if member and "." not in member and not builtin_method(member) else "")
         message = f"not in {where}" if new else f"not in {where}; no replacement: nothing else there has its name"
         self.add(node, "removed", gone, new, message=message)
         return True
@@ -1242,7 +1266,9 @@ def check_file(path: Path, index: Index) -> set[Finding]:
     def unparsable(line: int, message: str) -> set[Finding]:
         return {Finding(str(path), line, 0, "unparsable", "", message=message)}
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the file's own SyntaxWarnings (invalid escapes) are not ours to print
+            tree = ast.parse(path.read_bytes(), filename=str(path))
         found = FileChecker(str(path), tree, index).run()
     except SyntaxError as exc:
         return unparsable(exc.lineno or 0, f"SyntaxError: {exc.msg} line {exc.lineno}")
@@ -1291,7 +1317,8 @@ def libcst_requirement() -> str:
 
 
 # Renames a rewrite may make without changing what the code does: the replacement is the same installed
-# object, a move, or called a drop-in replacement or an alias by the note; keyword renames of one callee
+# object, a move, or called a drop-in replacement or an alias by the note (and, for names the installed
+# library lacks, an underscore become a module: `jax.tree_map` -> `jax.tree.map`); keyword renames of one callee
 # whose names share a word (`check_rep` -> `check_vma`, `args` -> `model_args`) and whose note does not
 # say the value changes; and whatever the data marks `rename = true` (never what it marks `rename = false`).
 DROP_IN = re.compile(r"drop-in|\balias\b|\brenamed\b", re.IGNORECASE)
@@ -1342,9 +1369,17 @@ def fix_files(files: Sequence[Path], index: Index) -> list[str]:
     def call_signature(name: str) -> inspect.Signature | None:
         return signature_of(name) or wrapped_signature(name)
 
+    def missing_renames(tree: ast.Module, bindings: dict[str, str]) -> dict[str, str]:
+        """Names of this file the installed library lacks whose underscore became a module (`jax.tree_map`)."""
+        used = {name for node in ast.walk(tree) if isinstance(node, (ast.Attribute, ast.Name))
+                and is_library(name := resolve(node, bindings))}
+        used |= set(bindings.values())
+        return {name: new for name in used if installed(name) is MISSING and installed(name.rpartition(".")[0])
+                is not MISSING and (new := split_successor(name))}
+
     done = []
     for file in files:
-        done += fix_file(file, renames, keywords, import_bindings, resolve, call_signature, problems)
+        done += fix_file(file, renames, keywords, import_bindings, resolve, call_signature, problems, missing_renames)
     return done
 
 

@@ -376,7 +376,8 @@ def test_importing_libraries_prints_nothing_on_stderr(tmp_path: Path):
     (fake / "__init__.py").write_text("import os\nos.write(2, b'W0000 absl notice from an import\\n')\n"
                                       "raise ImportError('not the real TFP')\n")
     code = tmp_path / "code.py"
-    code.write_text("import numpyro.contrib.tfp.distributions as tfd\nimport jax\n\nx = jax.tree_map(abs, [1])\n")
+    code.write_text("import numpyro.contrib.tfp.distributions as tfd\nimport jax\n\nx = jax.tree_map(abs, [1])\n"
+                    "pattern = '\\d+'  # an invalid escape: Python's own SyntaxWarning is the file's, not ours\n")
     env = {**os.environ, "PYTHONPATH": str(fake.parent), "JAX_PRO_CACHE": "off"}
     result = subprocess.run([sys.executable, str(TOOL), code.name, "--data", str(DATA)], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=300)
@@ -791,3 +792,30 @@ def test_a_replacement_is_spelled_in_the_module_the_code_used(tmp_path: Path):
                          data=data)
     assert [(f.line, f.old, f.new) for f in found] == [
         (3, "orbax.checkpoint.v1.load_pytree", "orbax.checkpoint.v1.load")], found
+
+
+def test_fix_renames_names_the_installed_library_moved_into_a_module(tmp_path: Path):
+    """Not in the data: `jax.tree_map` is missing from the installed jax and `jax.tree.map` is there."""
+    jcc = checker_module()
+    empty = tmp_path / "empty.toml"
+    empty.write_text("[versions.old]\n[versions.new]\n")
+    index, _ = jcc.read_index(empty)
+    code = tmp_path / "code.py"
+    code.write_text("import jax\nfrom jax import tree_flatten\n\ny = jax.tree_map(abs, [1])  # kept\n"
+                    "leaves, tree = tree_flatten(y)\n")
+    lines = jcc.fix_files([code], index)
+    assert code.read_text() == ("import jax\nfrom jax.tree import flatten as tree_flatten\n\n"
+                                "y = jax.tree.map(abs, [1])  # kept\nleaves, tree = tree_flatten(y)\n")
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "fixed jax.tree_flatten -> jax.tree.flatten", "fixed jax.tree_map -> jax.tree.map"]
+
+
+def test_a_missing_private_name_gets_no_namesake_as_its_replacement(tmp_path: Path):
+    empty = tmp_path / "empty.toml"
+    empty.write_text("[versions.old]\n[versions.new]\n")
+    found = check_source(tmp_path, "from jax._src.numpy import lax_numpy\n\nh = lax_numpy._gone_table.get(1)\n"
+                                   "from jax.experimental import maps\n\nspec = maps.PartitionSpec\n", data=empty)
+    got = [(f.line, f.old, f.new) for f in found]
+    assert got == [(3, "jax._src.numpy.lax_numpy._gone_table", ""), (4, "jax.experimental.maps", ""),
+                   (6, "jax.experimental.maps", "jax.sharding.PartitionSpec")], got  # the member's one namesake
+    assert found[0].message.endswith("no replacement: a private name; use the public API")
