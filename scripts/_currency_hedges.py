@@ -24,6 +24,7 @@ A hedge is:
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import sys
 from typing import Any
@@ -133,11 +134,12 @@ class HedgeChecks:
         return bool(classes) and class_has(classes[0], attr) is False
 
     def changed_members(self) -> set[str]:
-        """The last names of the data's old and new forms (`value`, `raw_value`, `sharding_names`, `norm`)."""
+        """The last names of the data's old, new and added forms (`value`, `sharding_names`, `axis_types`)."""
         found = getattr(self.index, "_changed_members", None)
         if found is None:
             found = {n.partition("#")[0].rpartition(".")[2] for n in self.index.names}
             found |= {c.new_name.rpartition(".")[2] for c in self.index.names.values() if c.new_name}
+            found |= getattr(self.index, "added", set())
             self.index._changed_members = found
         return found
 
@@ -312,9 +314,25 @@ class HedgeChecks:
 
 
 def class_has(cls: Symbol, attr: str) -> bool | None:
-    """Whether the installed class has the attribute (its own or inherited); None if it cannot be told."""
+    """Whether instances of the installed class have the attribute: on the class or a base, in their
+    annotations or slots, or set on `self` in their source (`self.axis_names = ...`, `object.__setattr__(
+    self, "axis_names", ...)`); None if it cannot be told."""
     def read() -> bool | None:
         with quiet():
             live = live_class(cls)
-            return hasattr(live, attr) if live is not None else None
+            if live is None:
+                return None
+            if hasattr(live, attr):
+                return True
+            assigned = re.compile(rf"self\.{re.escape(attr)}\s*[:=]|__setattr__\(\s*self,\s*['\"]{re.escape(attr)}['\"]")
+            for klass in live.__mro__:
+                if attr in getattr(klass, "__annotations__", {}) or attr in getattr(klass, "__slots__", ()):
+                    return True
+                try:
+                    if assigned.search(inspect.getsource(klass)):
+                        return True
+                except (OSError, TypeError):
+                    if klass.__module__.partition(".")[0] not in sys.stdlib_module_names | {"builtins"}:
+                        return None  # a library class whose source cannot be read
+            return False
     return remember(f"class-has|{cls.path}|{attr}", read)

@@ -219,9 +219,12 @@ class Index:
 
     names: dict[str, Change] = field(default_factory=dict)
     calls: dict[str, list[Change]] = field(default_factory=dict)
+    added: set[str] = field(default_factory=set)  # last names the data lists as added (never reported)
 
     def add(self, change: Change) -> None:
-        if change.keyword:
+        if change.kind == "added":  # only to tell a probe for a new member (`hasattr(mesh, "axis_types")`)
+            self.added.add(change.new_name.rpartition(".")[2])
+        elif change.keyword:
             self.calls.setdefault(change.name, []).append(change)
         else:
             self.names.setdefault(change.name, change)  # the data file, loaded first, wins
@@ -238,8 +241,10 @@ def split_call_form(text: str) -> tuple[str, str]:
 def change_from_entry(entry: dict[str, Any]) -> Change | None:
     """The `Change` of one `[[change]]` table; None when there is nothing to look for."""
     kind, old, new = entry.get("kind", ""), entry.get("old", ""), entry.get("new", "")
+    if kind == "added" and re.fullmatch(r"[\w.]+", new):  # kept only to tell probes for new members
+        return Change("added", "", new, "", new_name=new)
     if kind not in ERROR_KINDS + REVIEW_KINDS or not old or (kind in REVIEW_KINDS and entry.get("left_out")):
-        return None  # additions, and review notes on changes judged not to matter (`left_out`)
+        return None  # review notes on changes judged not to matter (`left_out`)
     name, keyword = split_call_form(old)
     note = entry.get("note", "")
     hint = "" if new else expand_short(entry.get("message_replacement", "")) or replacement_in(LIBRARY_MESSAGE.sub("", note))

@@ -819,3 +819,13 @@ def test_a_missing_private_name_gets_no_namesake_as_its_replacement(tmp_path: Pa
     assert got == [(3, "jax._src.numpy.lax_numpy._gone_table", ""), (4, "jax.experimental.maps", ""),
                    (6, "jax.experimental.maps", "jax.sharding.PartitionSpec")], got  # the member's one namesake
     assert found[0].message.endswith("no replacement: a private name; use the public API")
+
+
+def test_a_probe_for_a_member_the_data_lists_as_added_is_a_hedge(tmp_path: Path):
+    data = tmp_path / "data.toml"
+    data.write_text('[[change]]\nlibrary = "jax"\nold = ""\nnew = "jax.sharding.Mesh.axis_types"\nkind = "added"\n'
+                    'version = "0.5.0"\n')
+    found = check_source(tmp_path, "import jax\n\nmesh = jax.make_mesh((1,), ('x',))\n"
+                                   "types = getattr(mesh, 'axis_types', None)\nnames = getattr(mesh, 'axis_names', None)\n",
+                         data=data)
+    assert [(f.line, f.kind) for f in found] == [(4, "hedge")], found
