@@ -151,3 +151,14 @@ def test_reported_kinds_are_those_measured_precise_enough():
                if row["labelled"] >= rule["min_labelled"] and row["precision"] >= rule["min_precision"]}
     assert (rule["min_precision"], rule["min_labelled"]) == (0.97, 10)
     assert set(rule["kinds"]) == precise, (rule["kinds"], precise)
+
+
+def test_the_readme_shows_what_the_hook_says(project: Path):
+    """The README's example is the hook's own context on OLD_FORM, but for the two paths in its last line."""
+    (project / "model.py").write_text(OLD_FORM, encoding="utf-8")
+    said = context(run_hook(project, write_event(project / "model.py"))).splitlines()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("## Checks what the assistant writes", 1)[1].split("```text\n", 1)[1].split("\n```", 1)[0]
+    plugin_path = f"python {REPO}/scripts/jax_currency_check.py {project}/model.py"
+    assert [line.replace(plugin_path, "python <plugin>/scripts/jax_currency_check.py <project>/model.py")
+            for line in said] == shown.splitlines()
