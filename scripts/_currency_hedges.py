@@ -24,12 +24,11 @@ A hedge is:
 from __future__ import annotations
 
 import ast
-import inspect
 import re
 import sys
 from typing import Any
 
-from _installed import MISSING, Symbol, installed, is_library, live_class, quiet, remember
+from _installed import MISSING, installed, is_library
 
 CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
@@ -112,7 +111,8 @@ class HedgeChecks:
         inspect.signature(<library callable>)."""
         if isinstance(call.func, ast.Name) and call.func.id not in self.bindings:
             wanted = {"hasattr": 2, "getattr": 3}.get(call.func.id)
-            if wanted and len(call.args) == wanted and isinstance(call.args[1], ast.Constant) \
+            unwrap = len(call.args) == 3 and ast.dump(call.args[2]) == ast.dump(call.args[0])  # getattr(x, "v", x)
+            if wanted and len(call.args) == wanted and isinstance(call.args[1], ast.Constant) and not unwrap \
                     and isinstance(call.args[1].value, str) and self.probes_version(call.args[0], call.args[1].value):
                 self.add_hedge(call, short(call), HEDGE_ADVICE, message=f"{call.func.id} probes for an API version")
             return
@@ -122,16 +122,12 @@ class HedgeChecks:
 
     def probes_version(self, obj: ast.AST, attr: str) -> bool:
         """Whether `hasattr(obj, attr)` asks which release is installed: obj is a library module (any
-        attribute), or a library object whose attribute is one the data lists as changed, or that the
-        installed class lacks (`getattr(jax.devices()[0], "device_kind", ...)` asks about the platform)."""
+        attribute), or a library object whose attribute is one the data lists as changed or added.
+        Whether the installed class lacks it says nothing: the object may be the project's subclass
+        (`model: nnx.Module`), a registered handler or a platform's device (`device_kind`)."""
         if is_library(self.name_of(obj)):
             return True
-        if not self.library_object(obj):
-            return False
-        if attr in self.changed_members():
-            return True
-        classes = self.types.mro(self.types.of(obj))
-        return bool(classes) and class_has(classes[0], attr) is False
+        return self.library_object(obj) and attr in self.changed_members()
 
     def changed_members(self) -> set[str]:
         """The last names of the data's old, new and added forms (`value`, `sharding_names`, `axis_types`)."""
@@ -227,6 +223,8 @@ class HedgeChecks:
         if probe is None:
             return
         if not self.falls_back(node, body, imports):
+            if not all(self.probe_statement(stmt) for stmt in node.body):
+                return  # the try guards work (a registration, a clean-up), not a name's existence
             if imports and (others or bare or not caught - {"AttributeError"}
                             or any(installed(name) is None or name.partition(".")[0] not in self.relied_on()
                                    for name in imports)):
@@ -236,6 +234,14 @@ class HedgeChecks:
                 return  # duck typing of the caller's objects, or calls of names every release has
         self.add(node, "hedge", f"try: {probe} ... except {'/'.join(sorted(caught))}", HEDGE_ADVICE,
                  message="a try/except that probes for an API version")
+
+    @staticmethod
+    def probe_statement(stmt: ast.stmt) -> bool:
+        """An import, `pass`, or an assignment of a name or attribute chain: what a version probe's body holds."""
+        if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)):
+            return True
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr)) else None
+        return isinstance(value, (ast.Name, ast.Attribute, ast.Constant))
 
     def falls_back(self, node: ast.Try, body: list[ast.AST], imports: list[str]) -> bool:
         """Whether a handler turns to a library name the body does not use (`except ImportError: from
@@ -311,28 +317,3 @@ class HedgeChecks:
             callee = self.name_of(node.func) or ""
             return callee.endswith("metadata.version") and is_library(str(node.args[0].value).replace("-", "."))
         return False
-
-
-def class_has(cls: Symbol, attr: str) -> bool | None:
-    """Whether instances of the installed class have the attribute: on the class or a base, in their
-    annotations or slots, or set on `self` in their source (`self.axis_names = ...`, `object.__setattr__(
-    self, "axis_names", ...)`); None if it cannot be told."""
-    def read() -> bool | None:
-        with quiet():
-            live = live_class(cls)
-            if live is None:
-                return None
-            if hasattr(live, attr):
-                return True
-            assigned = re.compile(rf"self\.{re.escape(attr)}\s*[:=]|__setattr__\(\s*self,\s*['\"]{re.escape(attr)}['\"]")
-            for klass in live.__mro__:
-                if attr in getattr(klass, "__annotations__", {}) or attr in getattr(klass, "__slots__", ()):
-                    return True
-                try:
-                    if assigned.search(inspect.getsource(klass)):
-                        return True
-                except (OSError, TypeError):
-                    if klass.__module__.partition(".")[0] not in sys.stdlib_module_names | {"builtins"}:
-                        return None  # a library class whose source cannot be read
-            return False
-    return remember(f"class-has|{cls.path}|{attr}", read)

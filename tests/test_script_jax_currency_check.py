@@ -610,6 +610,19 @@ def has_shape(x):
 
 KIND = getattr(jax.devices()[0], "device_kind", "cpu")  # 38: the platform, not the release
 HAS_VALUE = hasattr(nnx.Param(jnp.zeros(3)), "get_value")  # 39: a member every release here has
+kernel = nnx.Param(jnp.zeros(3))
+RAW = getattr(kernel, "value", kernel)  # 41: unwrap a Variable-or-array (the .value read is another matter)
+
+
+def lora_mesh(model: nnx.Module):
+    return getattr(model, "mesh", None)  # 45: the project's Module subclass, annotated by its base
+
+
+try:  # 48: the try guards work (a clean-up), not whether a name exists
+    from jax.experimental import multihost_utils
+    multihost_utils.sync_global_devices("done")
+except Exception:
+    pass
 '''
 
 HEDGES = '''\
@@ -626,7 +639,7 @@ if name == "pjit" or name == "jit":  # 9
 mesh = jax.make_mesh((1,), ("x",))
 OLD = getattr(mesh, "__enter__", None)  # 12: a member of a library object the data lists as changed
 param = nnx.Param(jnp.zeros(3))
-READ = hasattr(param, "get_raw")  # 14: a member the installed class lacks
+READ = hasattr(param, "value")  # 14: a member the data lists as changed
 NEW = "check_vma" in inspect.signature(jax.shard_map).parameters  # 15: a probe of a library's parameters
 try:  # 16: a handler that falls back to the other release's name
     tree_map = jax.tree.map
