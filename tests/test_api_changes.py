@@ -8,7 +8,6 @@ JAXPRO_API_DELTA=1.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bundle import REPO, pins
+from jaxpro import release_history
 from jaxpro.anchors import anchors, headings
 from jaxpro.api_changes import HISTORY_FIELDS, REFERENCE, Change, computed, load, load_history, render
 from mdexec.document import read_blocks
@@ -152,17 +152,6 @@ def test_live_delta_is_all_in_the_file():
 
 # --- versions from the release history (issues 26, 29) ---------------------------------------------
 
-def release_history_module():
-    """dev/release_history.py, imported from its path (dev/ is no package)."""
-    name = "release_history"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REPO / "dev" / "release_history.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
 def test_every_version_is_the_release_history():
     """Each entry's version (and deprecated_in, message_replacement, warns_if_keyword, warns_if) is what
     evals/release_history.json computes; only behaviour changes, dated by hand from the changelogs, and
@@ -258,16 +247,15 @@ def test_history_reader_finds_a_table_entry_a_decorator_and_a_conditional_warnin
     """The static reader on two releases of a made-up package: 0.1 has plain functions, 0.2 deprecates
     through a `_deprecations` table (one entry warns, one fails), optax's decorator, and a warning
     inside `if slice_index is not None:`."""
-    rh = release_history_module()
     plain = {"pkgx/__init__.py": "from pkgx._impl import current, legacy, old_name, gone, fetch\n",
              "pkgx/_impl.py": "def current(x=True):\n    return x\ndef legacy(x):\n    return x\n"
                               "def old_name(x):\n    return x\ndef gone(x):\n    return x\n"
                               "def fetch(path, slice_index=None):\n    return path\n",
              "pkgx/_deprecations.py": ""}
     deprecating = {"pkgx/__init__.py": FIXTURE_INIT, "pkgx/_impl.py": FIXTURE_IMPL, "pkgx/_deprecations.py": ""}
-    releases = [rh.Release("pkgx", "0.1", fixture_wheel(tmp_path, "0.1", plain)),
-                rh.Release("pkgx", "0.2", fixture_wheel(tmp_path, "0.2", deprecating))]
-    timeline = {name: rh.timeline(releases, rh.parse_form(name)) for name in
+    releases = [release_history.Release("pkgx", "0.1", fixture_wheel(tmp_path, "0.1", plain)),
+                release_history.Release("pkgx", "0.2", fixture_wheel(tmp_path, "0.2", deprecating))]
+    timeline = {name: release_history.timeline(releases, release_history.parse_form(name)) for name in
                 ("pkgx.old_name", "pkgx.gone", "pkgx.legacy", "pkgx.fetch(slice_index=)", "pkgx._impl.fetch")}
     assert [s["state"] for _, s in timeline["pkgx.old_name"]] == ["present", "warns"]
     assert timeline["pkgx.old_name"][1][1]["replacement"] == "pkgx.current"
@@ -279,4 +267,4 @@ def test_history_reader_finds_a_table_entry_a_decorator_and_a_conditional_warnin
     assert timeline["pkgx._impl.fetch"] == [["0.1", {"state": "present"}], ["0.2", {
         "state": "warns", "message": "`slice_index` has been deprecated. Please use `partition_index` instead.",
         "replacement": "partition_index", "warns_if_keyword": "slice_index"}]]
-    assert {"pkgx.old_name", "pkgx.gone", "pkgx._impl.legacy", "pkgx._impl.fetch"} <= rh.declared(releases[1])
+    assert {"pkgx.old_name", "pkgx.gone", "pkgx._impl.legacy", "pkgx._impl.fetch"} <= release_history.declared(releases[1])
