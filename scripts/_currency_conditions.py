@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """When a deprecation warns: the `if` tests around a library's `warnings.warn`, read from its installed source.
 
 A data entry such as `jax._src.distributed.initialize` (deprecated, note `jax/_src/distributed.py:400:

@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1", "libcst==1.9.0"]
+# ///
 """--fix: rewrite the mechanical renames of the data in place with LibCST, keeping formatting and comments.
 
 What is rewritten (chosen by the checker, `jax_currency_check.fixable`): names whose replacement is the

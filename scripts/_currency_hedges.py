@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """Version-probing hedges: code that behaves differently depending on which release of jax, flax, optax,
 orbax or numpyro is installed, where the current API should simply be called.
 

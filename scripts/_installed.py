@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.12"
+# dependencies = ["jax==0.12.0.1"]
+# ///
 """What the installed jax, flax, optax, orbax and numpyro provide, answered once and kept on disk.
 
 The currency checker asks the installed libraries questions: does `jax.tree_map` exist, which
