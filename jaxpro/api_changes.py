@@ -142,9 +142,14 @@ def render(versions: dict[str, dict[str, str]], changes: list[Change]) -> str:
         "`python ${CLAUDE_PLUGIN_ROOT}/scripts/jax_currency_check.py` on the files or folders "
         "(`--help` for its flags and limits; `--fix` rewrites pure renames). It reports the names and keywords "
         "of these tables where it can resolve them; it does not see a deprecated method called on an object "
-        "(`model.iter_modules()`, `self.sow(...)` outside `nnx.capture`: such calls only meet the installed "
-        "signature), a keyword that a constructor takes through `**kwargs` "
+        "whose class it cannot infer within the file (`model.iter_modules()` on a parameter without a type "
+        "annotation, `self.sow(...)` outside `nnx.capture`), a keyword that a constructor takes through `**kwargs` "
         "(`nnx.Param(..., sharding_names=...)`), or a behaviour change that names no call to look for.",
+        "",
+        "For a new name, *since* is the first release in which importing the library alone makes it "
+        "reachable by that name; a module that had to be imported explicitly, or an earlier, different "
+        "object of the same name, can be older (`jax.export`, `flax.nnx.static`: each entry's `note` in "
+        "api_changes.toml says).",
         "",
         "The page describes these installed versions; check that yours are they:",
         "",
