@@ -125,7 +125,7 @@ def fix_file(file: Path, renames: dict[str, str], keywords: dict[tuple[str, str]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the file's own SyntaxWarnings (invalid escapes) are not ours to print
             tree = ast.parse(source)
-        names = bindings(tree)
+        names = bindings(ast.walk(tree))
         renames = {**renames, **(local_renames(tree, names) if local_renames else {})}
         if not touches(tree, renames, keywords, lambda node: resolve(node, names)):
             return []

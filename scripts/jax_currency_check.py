@@ -529,10 +529,10 @@ def namespace_package(top: str) -> bool:
 
 # --- resolving names -----------------------------------------------------------------------------
 
-def import_bindings(tree: ast.AST) -> dict[str, str]:
-    """Local name -> the dotted name it stands for, from every absolute import anywhere in the file."""
+def import_bindings(nodes: Iterable[ast.AST]) -> dict[str, str]:
+    """Local name -> the dotted name it stands for, from every absolute import among a file's nodes."""
     bindings = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 top = alias.name.partition(".")[0]
@@ -584,6 +584,7 @@ def is_library(name: str | None) -> bool:
 # Any other binding (tuple unpacking, loops, augmented assignment, a disagreement) leaves it unknown.
 
 NONE = ("none",)
+SCOPE_ROOTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Module)
 
 
 def library_class(value: Any) -> bool:
@@ -598,7 +599,7 @@ def library_types(module: str) -> Types | None:
         tree = ast.parse(Path(file).read_bytes()) if file else None
     except (OSError, SyntaxError, ValueError):
         return None
-    return Types(tree, import_bindings(tree), module) if tree else None
+    return Types(tree, module=module) if tree else None
 
 
 def library_attr_type(cls: Symbol, attr: str) -> list[str] | None:
@@ -621,14 +622,21 @@ def library_attr_type(cls: Symbol, attr: str) -> list[str] | None:
 class Types:
     """The inference described above, for one parsed file (or one installed module)."""
 
-    def __init__(self, tree: ast.Module, bindings: dict[str, str], module: str = "") -> None:
-        self.tree, self.bindings, self.module = tree, bindings, module
+    def __init__(self, tree: ast.Module, module: str = "") -> None:
+        self.tree, self.module = tree, module
         self.parent: dict[int, ast.AST] = {}
         self.nodes: list[ast.AST] = [tree]  # every node, breadth first: one walk for all the checks
+        # scope root (function, class, lambda, module) -> the nodes it holds outside any root nested in it
+        self.held: dict[int, list[ast.AST]] = {id(tree): []}
+        holder = {id(tree): tree}
         for node in self.nodes:  # the list grows while it is read
+            root = node if isinstance(node, SCOPE_ROOTS) else holder[id(node)]
+            held = self.held.setdefault(id(root), [])
             for child in ast.iter_child_nodes(node):
-                self.parent[id(child)] = node
+                self.parent[id(child)], holder[id(child)] = node, root
+                held.append(child)
                 self.nodes.append(child)
+        self.bindings = import_bindings(self.nodes)
         names: dict[str, list[ast.ClassDef]] = {}
         for node in self.nodes:
             if isinstance(node, ast.ClassDef):
@@ -656,12 +664,7 @@ class Types:
     @functools.cache
     def assignments(self, scope: ast.AST) -> dict[str, list[ast.expr] | None]:
         """Name -> the values of its plain assignments in `scope`; None if also bound another way."""
-        nodes, stack = [], list(ast.iter_child_nodes(scope))
-        while stack:
-            node = stack.pop()
-            nodes.append(node)
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                stack.extend(ast.iter_child_nodes(node))
+        nodes = self.held.get(id(scope), [])
         found: dict[str, list[ast.expr] | None] = {}
         plain: set[int] = set()
         for node in nodes:
@@ -864,9 +867,9 @@ class FileChecker(HedgeChecks):
 
     def __init__(self, path: str, tree: ast.Module, index: Index) -> None:
         self.path, self.tree, self.index = path, tree, index
-        self.bindings = import_bindings(tree)
         self.findings: set[Finding] = set()
-        self.types = Types(tree, self.bindings)
+        self.types = Types(tree)
+        self.bindings = self.types.bindings
         self.members = {n.rpartition(".")[2].partition("#")[0] for n in index.names}
 
     def run(self) -> set[Finding]:
