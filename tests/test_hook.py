@@ -18,8 +18,8 @@ import pytest
 from bundle import REPO
 
 HOOK = REPO / "hooks" / "check_written_file.sh"
-OLD_FORM = "import jax\nfrom jax.experimental.shard_map import shard_map\n\nstep = shard_map\n"  # a deprecated home
-CLEAN = "import jax\nfrom jax import shard_map\n\nstep = shard_map\n"
+OLD_FORM = "import optax\n\n\ndef grad_norm(grads):\n    return optax.global_norm(grads)\n"  # deprecated in optax 0.2.7
+CLEAN = OLD_FORM.replace("optax.global_norm", "optax.tree.norm")
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +58,8 @@ def context(done: subprocess.CompletedProcess[str]) -> str:
 def test_an_old_form_is_reported_with_its_replacement(project: Path):
     (project / "model.py").write_text(OLD_FORM, encoding="utf-8")
     text = context(run_hook(project, write_event(project / "model.py", "Edit")))
-    assert "model.py" in text and "line 2" in text and "jax.experimental.shard_map" in text
-    assert "-> jax.shard_map" in text, text
+    assert "model.py" in text and "line 5" in text and "optax.global_norm" in text
+    assert "-> optax.tree.norm" in text, text
 
 
 @pytest.mark.parametrize(("name", "source"), [("clean.py", CLEAN), ("plain.py", "import numpy\nprint(1)\n"),
