@@ -289,10 +289,10 @@ def test_agentic_bundle_arm_runs_the_hook_after_a_write_and_counts_runs_and_read
     brief = (out / "BRIEF.md").read_text(encoding="utf-8")
     assert "Do not run any code" not in brief and "after_write.sh" in brief and "LOG.md" in brief
     answer = out / "tasks" / EXAMPLE / "history.py"
-    answer.write_text("import jax\n\nx = jax.tree_map(lambda a: a, {})\n", encoding="utf-8")
+    answer.write_text("import optax\n\nnorm = optax.global_norm({})\n", encoding="utf-8")  # deprecated: reported
     shown = subprocess.run(["sh", str(out / "after_write.sh"), str(answer)], capture_output=True, text=True, timeout=120,
                            env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
-    assert "jax.tree_map" in shown.stdout and "line 3" in shown.stdout, shown.stdout + shown.stderr
+    assert "optax.global_norm" in shown.stdout and "line 3" in shown.stdout, shown.stdout + shown.stderr
     skill = out / "plugin" / "skills" / "python-jax" / "SKILL.md"
     (out / "tasks" / EXAMPLE / "LOG.md").write_text(f"RUN python history.py\nREAD {skill} 1-3\nRUN python -c 1\n",
                                                      encoding="utf-8")

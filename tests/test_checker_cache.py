@@ -50,7 +50,8 @@ def test_warm_runs_import_no_library_and_a_damaged_or_disabled_cache_changes_not
     assert sorted(p.suffix for p in (cache / "checker").iterdir()) == [".json", ".pickle"]
     for stored in (cache / "checker").iterdir():
         stored.write_bytes(b"\x80 not json, not a pickle")
+    disabled_and_damaged = check(code, "off")  # stores nothing, so the damaged files stay as they are
+    assert (disabled_and_damaged.returncode, disabled_and_damaged.stdout) == (1, cold.stdout)
+    assert not (tmp_path / "off").exists() and all(p.read_bytes().startswith(b"\x80") for p in (cache / "checker").iterdir())
     damaged = check(code, str(cache))
     assert (damaged.returncode, damaged.stdout, damaged.stderr) == (1, cold.stdout, cold.stderr)
-    disabled = check(code, "off")
-    assert (disabled.returncode, disabled.stdout) == (1, cold.stdout) and not (tmp_path / "off").exists()
