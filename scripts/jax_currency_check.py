@@ -94,7 +94,7 @@ from typing import Any
 
 import _cli
 from _cli import CliError, CliParser, UsageError, first_line, print_json, run_cli, script_metadata
-from _installed import (MISSING, Symbol, deprecated_module, installed, load_pickled, method_signature, mro,
+from _installed import (LIBRARIES, MISSING, Symbol, is_library, deprecated_module, installed, load_pickled, method_signature, mro,
                         open_cache, origin, passes_through, remember, returned_class, signature_of, source_file,
                         store_pickled, version_of)
 from _installed import live, parameters_of, quiet, signature_from
@@ -102,7 +102,6 @@ from _currency_conditions import effective_default, meets, warning_condition
 from _currency_hedges import HedgeChecks
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "api_changes.toml"
-LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "orbax", "numpyro"})
 SKIP_DIRS = frozenset({"site-packages", "venv", "__pycache__", "node_modules"})
 ERROR_KINDS = ("removed", "moved", "deprecated", "renamed-keyword")
 REVIEW_KINDS = ("default-changed", "behaviour-changed")
@@ -560,10 +559,6 @@ def prefixes(name: str) -> Iterator[str]:
     parts = name.split(".")
     for end in range(len(parts), 0, -1):
         yield ".".join(parts[:end])
-
-
-def is_library(name: str | None) -> bool:
-    return bool(name) and name.partition(".")[0] in LIBRARIES
 
 
 # --- local type knowledge ------------------------------------------------------------------------
