@@ -94,8 +94,8 @@ from typing import Any
 
 import _cli
 from _cli import CliError, CliParser, UsageError, first_line, print_json, run_cli, script_metadata
-from _installed import (LIBRARIES, MISSING, Symbol, is_library, deprecated_module, installed, load_pickled, method_signature, mro,
-                        open_cache, origin, passes_through, remember, returned_class, signature_of, source_file,
+from _installed import (LIBRARIES, MISSING, Symbol, deprecated_module, installed, is_library, load_pickled,
+                        method_signature, mro, open_cache, origin, passes_through, remember, returned_class, signature_of, source_file,
                         store_pickled, version_of)
 from _installed import live, parameters_of, quiet, signature_from
 from _currency_conditions import effective_default, meets, warning_condition
