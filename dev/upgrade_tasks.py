@@ -66,14 +66,14 @@ def command_list(tasks: list[upgrade.UpgradeTask]) -> None:
         print(f"{task.id:<22}{task.released:<12}{task.jax_then:<10}{task.half:<8}{count:>14}")
 
 
-def command_record(task: upgrade.UpgradeTask, home: Path) -> None:
+def command_record(task: upgrade.UpgradeTask, home: Path, timeout: float) -> None:
     """Run every test of the untouched release in its then environment; keep the ones that passed."""
     python = upgrade.then_python(task, home)
     if not python.exists():
         raise EvalError(f"no then environment for {task.id}: run `dev/upgrade_tasks.py env then {task.id}`")
     with tempfile.TemporaryDirectory() as scratch:
         tree = upgrade.extract(task, home, Path(scratch) / task.id)
-        run = upgrade.run_tests(python, tree, None, warnings_as_errors=False)
+        run = upgrade.run_tests(python, tree, None, warnings_as_errors=False, timeout=timeout)
     passed = run.passed()
     if not passed:
         raise EvalError(f"no test of {task.id} passed on jax {task.jax_then}; check its then environment")
@@ -125,10 +125,10 @@ def command_prove(tasks: list[upgrade.UpgradeTask], home: Path, record: Path | N
 
 def command_grade_arm(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path, record: Path | None) -> int:
     rows = upgrade_arms.grade_arm(folder, tasks, home)
-    print(f"{'task':<22}{'half':<8}{'tests':>9}{'old forms':>11}{'changed':>9}{'runs':>6}{'chars read':>12}{'wall s':>8}")
+    print(f"{'task':<22}{'half':<8}{'tests':>9}{'old forms':>11}{'changed':>9}{'runs':>6}{'plugin read':>12}{'wall s':>8}")
     for row in rows:
         print(f"{row['task']:<22}{row['half']:<8}{row['passed']:>4}/{row['tests']:<4}{row['old_forms']:>11}"
-              f"{row['changed_lines']:>9}{row.get('runs', 0):>6}{row.get('chars_read', 0):>12}{row['wall_s'] or '-':>8}")
+              f"{row['changed_lines']:>9}{row['runs']:>6}{row['plugin_chars_read']:>12}{row['wall_s'] or '-':>8}")
     if record:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps(rows, indent=1) + "\n")
@@ -146,6 +146,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     env.add_argument("task", nargs="?")
     record = sub.add_parser("record", help="record which tests pass on the task's own JAX")
     record.add_argument("task")
+    record.add_argument("--timeout", type=float, default=3600, help="seconds for the whole suite (default %(default)s)")
     fetch = sub.add_parser("fetch", help="unpack the untouched release into a new folder")
     fetch.add_argument("task")
     fetch.add_argument("into", type=Path)
@@ -182,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             task = upgrade.find(args.task, tasks)
             print(upgrade.make_then_env(task, home, uv_binary(home), pyenv_python(task.python_then)))
         elif args.command == "record":
-            command_record(upgrade.find(args.task, tasks), home)
+            command_record(upgrade.find(args.task, tasks), home, args.timeout)
         elif args.command == "fetch":
             print(upgrade.extract(upgrade.find(args.task, tasks), home, args.into.resolve()))
         elif args.command == "grade":

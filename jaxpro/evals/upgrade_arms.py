@@ -96,8 +96,25 @@ def wall_seconds(log: Path) -> int | None:
     return ends[-1] - starts[0] if starts and ends else None
 
 
+def plugin_reads(log: Path, folder: Path) -> tuple[int, int]:
+    """(lines, characters) of the plugin that a task's LOG.md says were read: READ entries under plugin/."""
+    lines = size = 0
+    for entry in log.read_text(encoding="utf-8").splitlines() if log.is_file() else []:
+        kind, _, rest = entry.partition(" ")
+        path, _, span = rest.rpartition(" ")
+        if kind != "READ" or "plugin/" not in path or "-" not in span:
+            continue
+        file = Path(path) if Path(path).is_absolute() else folder / path
+        first, _, last = span.partition("-")
+        if file.is_file() and first.isdigit() and last.isdigit():
+            chosen = file.read_text(encoding="utf-8", errors="replace").splitlines()[int(first) - 1:int(last)]
+            lines += len(chosen)
+            size += sum(len(line) + 1 for line in chosen)
+    return lines, size
+
+
 def grade_arm(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path) -> list[dict]:
-    """Grade every task folder of an arm and add what the arm spent on it (runs, reads, seconds)."""
+    """Grade every task folder of an arm and add what the arm spent on it (runs, plugin reads, seconds)."""
     spent = arms.usage(folder / "tasks")
     rows = []
     for task in tasks:
@@ -105,6 +122,8 @@ def grade_arm(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path) -> lis
         if not tree.is_dir():
             continue
         grade = upgrade.grade(task, tree, home).as_dict()
-        grade.update(spent.get(task.id, {}), wall_s=wall_seconds(tree / "LOG.md"), half=task.half)
+        lines, size = plugin_reads(tree / "LOG.md", folder)
+        grade.update(runs=spent.get(task.id, {}).get("runs", 0), plugin_lines_read=lines, plugin_chars_read=size,
+                     wall_s=wall_seconds(tree / "LOG.md"), half=task.half)
         rows.append(grade)
     return rows
