@@ -118,8 +118,12 @@ def command_prove(tasks: list[upgrade.UpgradeTask], home: Path, record: Path | N
         print(f"{task.id:<22} untouched {before.passed:>4}/{before.tests:<4} old forms {before.old_forms:>3}   "
               f"reference {after.passed:>4}/{after.tests:<4} old forms {after.old_forms:>3} "
               f"changed {after.changed_lines:>4}   {'proven' if ok else 'NOT PROVEN'}", flush=True)
-    if record:
-        record.write_text(json.dumps(rows, indent=1) + "\n")
+    if record:  # rows of tasks not proven in this call are kept
+        done = {row["task"] for row in rows}
+        kept = [row for row in (json.loads(record.read_text()) if record.is_file() else []) if row["task"] not in done]
+        order = [task.id for task in upgrade.load()[1]]
+        merged = sorted(kept + rows, key=lambda row: order.index(row["task"]) if row["task"] in order else len(order))
+        record.write_text(json.dumps(merged, indent=1) + "\n")
     return 0 if proven else 1
 
 

@@ -71,8 +71,9 @@ NAMES_OLD_FORMS = {"dev/api_delta.py", "references/api_changes.md", "scripts/jax
 
 
 def _legacy_on_purpose(path: Path) -> bool:
-    """Code that is old by design: answer-eval wrong answers, the legacy code a task starts from, and
-    the files that list old forms as old (NAMES_OLD_FORMS). (The measured arms under evals/runs/ are
+    """Code that is old by design: answer-eval wrong answers, the legacy code a task starts from, the
+    notes of the codebase-upgrade references (they name what each old release used), and the files
+    that list old forms as old (NAMES_OLD_FORMS). (The measured arms under evals/runs/ are
     not scanned at all: `repo_files` leaves them out.)
 
     tests/test_answer_evals_wrong.py proves every wrong answer fails its grader, which is the
@@ -80,6 +81,8 @@ def _legacy_on_purpose(path: Path) -> bool:
     """
     parts = path.relative_to(REPO).parts
     if "/".join(parts) in NAMES_OLD_FORMS:
+        return True
+    if parts[:3] == ("evals", "upgrade", "reference"):
         return True
     return parts[:2] == ("evals", "answers") and (parts[2] == "_wrong" or "start" in parts[3:-1])
 

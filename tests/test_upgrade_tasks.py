@@ -56,6 +56,14 @@ def test_both_arms_graded_on_every_task() -> None:
             assert row["solved"] == (row["passed"] == row["tests"])
 
 
+@pytest.mark.skipif(not ARMS_RUN, reason="no upgrade arms recorded yet")
+def test_readme_table_is_the_recorded_arms() -> None:
+    readme = (upgrade.UPGRADE.parents[1] / "README.md").read_text()
+    for arm in ("baseline", "bundle"):
+        rows = json.loads((ARMS_RUN[-1] / arm / "grades.json").read_text())
+        assert upgrade_arms.summary_row(arm, rows) in readme, arm
+
+
 def test_wall_seconds_reads_start_and_end(tmp_path: Path) -> None:
     log = tmp_path / "LOG.md"
     log.write_text("START 100\nRUN python -m pytest\nSTART 150\nEND 400\n")

@@ -127,3 +127,20 @@ def grade_arm(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path) -> lis
                      wall_s=wall_seconds(tree / "LOG.md"), half=task.half)
         rows.append(grade)
     return rows
+
+
+def summary_row(arm: str, rows: list[dict]) -> str:
+    """One Markdown table row of an arm's totals: solved, old forms left, lines changed, code runs, plugin
+    characters read (total and median per task) and wall time (median per task, minutes)."""
+    chars = sorted(row["plugin_chars_read"] for row in rows)
+    walls = sorted(row["wall_s"] for row in rows if row["wall_s"] is not None)
+    return (f"| {arm} | {sum(row['solved'] for row in rows)} / {len(rows)} | {sum(row['old_forms'] for row in rows)} | "
+            f"{sum(row['changed_lines'] for row in rows)} | {sum(row['runs'] for row in rows)} | "
+            f"{sum(chars):,} / {_median(chars):,.0f} | {_median(walls) / 60:.1f} |")
+
+
+def _median(values: list[int]) -> float:
+    if not values:
+        return 0.0
+    middle = len(values) // 2
+    return float(values[middle]) if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
