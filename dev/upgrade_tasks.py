@@ -29,6 +29,7 @@ examples:
   .venv/bin/python dev/upgrade_tasks.py prove                       # untouched fails, reference passes
   .venv/bin/python dev/upgrade_tasks.py prepare bundle /tmp/arms/up-bundle   # an agentic arm's folders
   .venv/bin/python dev/upgrade_tasks.py grade-arm /tmp/arms/up-bundle --record evals/runs/X/grades.json
+  .venv/bin/python dev/upgrade_tasks.py keep-arm /tmp/arms/up-bundle evals/runs/X/bundle   # logs + diffs only
 
 exit codes:
   0  done (grade: solved; prove: every grader proven both ways)
@@ -168,6 +169,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     grade_arm = sub.add_parser("grade-arm", help="grade every task folder of an arm, with its runs, reads, time")
     grade_arm.add_argument("folder", type=Path)
     grade_arm.add_argument("--record", type=Path, help="write the rows as JSON here")
+    keep = sub.add_parser("keep-arm", help="copy an arm's logs and its changes as diffs (no package code) into a folder")
+    keep.add_argument("folder", type=Path)
+    keep.add_argument("into", type=Path)
     return parser.parse_args(argv)
 
 
@@ -198,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "prepare":
             chosen = [upgrade.find(name, tasks) for name in args.tasks] or tasks
             print(upgrade_arms.prepare(chosen, args.arm, args.out.resolve(), home))
+        elif args.command == "keep-arm":
+            upgrade_arms.keep(args.folder.resolve(), tasks, home, args.into.resolve())
         elif args.command == "grade-arm":
             return command_grade_arm(args.folder.resolve(), tasks, home, args.record)
     except EvalError as error:

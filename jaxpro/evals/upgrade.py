@@ -292,6 +292,21 @@ def changed_lines(task: UpgradeTask, home: Path, tree: Path) -> int:
     return total
 
 
+def unified_diff(task: UpgradeTask, home: Path, tree: Path) -> str:
+    """TREE's changes to the release's files (all text files under the package's folders) as one unified
+    diff with a/ and b/ prefixes, which `patch -p1` applies to an untouched copy."""
+    pristine = home / "pristine" / task.id
+    if not pristine.exists():
+        extract(task, home, pristine)
+    relative = {path.relative_to(top) for top in (tree, pristine) for path in top.rglob("*.py")}
+    chunks = []
+    for rel in sorted(rel for rel in relative if "__pycache__" not in rel.parts):
+        old, new = _lines(pristine / rel), _lines(tree / rel)
+        if old != new:
+            chunks.extend(difflib.unified_diff(old, new, f"a/{rel.as_posix()}", f"b/{rel.as_posix()}", lineterm=""))
+    return "\n".join(chunks) + ("\n" if chunks else "")
+
+
 def _lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
 

@@ -144,3 +144,19 @@ def _median(values: list[int]) -> float:
         return 0.0
     middle = len(values) // 2
     return float(values[middle]) if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
+def keep(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path, into: Path) -> None:
+    """Copy an arm's record into INTO without the packages' code: per task its LOG.md and the arm's
+    changes as a unified diff against the untouched release (`changes.patch`), plus BRIEF.md and arm.json."""
+    into.mkdir(parents=True, exist_ok=True)
+    for name in ("BRIEF.md", "arm.json"):
+        shutil.copy(folder / name, into / name)
+    for task in tasks:
+        tree = folder / "tasks" / task.id
+        if not tree.is_dir():
+            continue
+        target = into / "tasks" / task.id
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy(tree / "LOG.md", target / "LOG.md")
+        (target / "changes.patch").write_text(upgrade.unified_diff(task, home, tree), encoding="utf-8")
