@@ -103,29 +103,38 @@ def command_grade(task: upgrade.UpgradeTask, tree: Path, home: Path, as_json: bo
 
 
 def command_prove(tasks: list[upgrade.UpgradeTask], home: Path, record: Path | None) -> int:
-    """Each grader both ways: the untouched release is not solved, the reference upgrade is."""
-    rows, proven = [], True
+    """Each grader both ways: the untouched release is not solved, the reference upgrade is. A task whose
+    grading fails (a timeout, say) is reported and counts as not proven; the record is written after
+    every task, keeping the rows of tasks not proven in this call."""
+    proven = True
     for task in tasks:
-        with tempfile.TemporaryDirectory() as scratch:
-            untouched = upgrade.extract(task, home, Path(scratch) / "untouched")
-            before = upgrade.grade(task, untouched, home)
-            reference = upgrade.extract(task, home, Path(scratch) / "reference")
-            upgrade.apply_patch(task.reference_patch, reference)
-            after = upgrade.grade(task, reference, home)
+        try:
+            with tempfile.TemporaryDirectory() as scratch:
+                untouched = upgrade.extract(task, home, Path(scratch) / "untouched")
+                before = upgrade.grade(task, untouched, home)
+                reference = upgrade.extract(task, home, Path(scratch) / "reference")
+                upgrade.apply_patch(task.reference_patch, reference)
+                after = upgrade.grade(task, reference, home)
+        except EvalError as error:
+            print(f"{task.id:<22} not proven: {error}", flush=True)
+            proven = False
+            continue
         ok = not before.solved and after.solved
         proven &= ok
-        rows.append({"task": task.id, "half": task.half, "untouched": before.as_dict(), "reference": after.as_dict(),
-                     "proven": ok})
         print(f"{task.id:<22} untouched {before.passed:>4}/{before.tests:<4} old forms {before.old_forms:>3}   "
               f"reference {after.passed:>4}/{after.tests:<4} old forms {after.old_forms:>3} "
               f"changed {after.changed_lines:>4}   {'proven' if ok else 'NOT PROVEN'}", flush=True)
-    if record:  # rows of tasks not proven in this call are kept
-        done = {row["task"] for row in rows}
-        kept = [row for row in (json.loads(record.read_text()) if record.is_file() else []) if row["task"] not in done]
-        order = [task.id for task in upgrade.load()[1]]
-        merged = sorted(kept + rows, key=lambda row: order.index(row["task"]) if row["task"] in order else len(order))
-        record.write_text(json.dumps(merged, indent=1) + "\n")
+        if record:
+            _merge_record(record, {"task": task.id, "half": task.half, "untouched": before.as_dict(),
+                                   "reference": after.as_dict(), "proven": ok})
     return 0 if proven else 1
+
+
+def _merge_record(record: Path, row: dict) -> None:
+    rows = [old for old in (json.loads(record.read_text()) if record.is_file() else []) if old["task"] != row["task"]]
+    order = [task.id for task in upgrade.load()[1]]
+    rows = sorted([*rows, row], key=lambda r: order.index(r["task"]) if r["task"] in order else len(order))
+    record.write_text(json.dumps(rows, indent=1) + "\n")
 
 
 def command_grade_arm(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path, record: Path | None) -> int:
@@ -169,6 +178,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     grade_arm = sub.add_parser("grade-arm", help="grade every task folder of an arm, with its runs, reads, time")
     grade_arm.add_argument("folder", type=Path)
     grade_arm.add_argument("--record", type=Path, help="write the rows as JSON here")
+    grade_arm.add_argument("--task", action="append", dest="only", help="grade only this task (repeatable)")
     keep = sub.add_parser("keep-arm", help="copy an arm's logs and its changes as diffs (no package code) into a folder")
     keep.add_argument("folder", type=Path)
     keep.add_argument("into", type=Path)
@@ -205,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "keep-arm":
             upgrade_arms.keep(args.folder.resolve(), tasks, home, args.into.resolve())
         elif args.command == "grade-arm":
-            return command_grade_arm(args.folder.resolve(), tasks, home, args.record)
+            chosen = [upgrade.find(name, tasks) for name in args.only] if args.only else tasks
+            return command_grade_arm(args.folder.resolve(), chosen, home, args.record)
     except EvalError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
