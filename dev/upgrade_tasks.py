@@ -102,7 +102,7 @@ def command_grade(task: upgrade.UpgradeTask, tree: Path, home: Path, as_json: bo
     return 0 if result.solved else 1
 
 
-def command_prove(tasks: list[upgrade.UpgradeTask], home: Path, record: Path | None) -> int:
+def command_prove(tasks: list[upgrade.UpgradeTask], home: Path, record: Path | None, order: list[str]) -> int:
     """Each grader both ways: the untouched release is not solved, the reference upgrade is. A task whose
     grading fails (a timeout, say) is reported and counts as not proven; the record is written after
     every task, keeping the rows of tasks not proven in this call."""
@@ -125,14 +125,14 @@ def command_prove(tasks: list[upgrade.UpgradeTask], home: Path, record: Path | N
               f"reference {after.passed:>4}/{after.tests:<4} old forms {after.old_forms:>3} "
               f"changed {after.changed_lines:>4}   {'proven' if ok else 'NOT PROVEN'}", flush=True)
         if record:
-            _merge_record(record, {"task": task.id, "half": task.half, "untouched": before.as_dict(),
+            _merge_record(record, order, {"task": task.id, "half": task.half, "untouched": before.as_dict(),
                                    "reference": after.as_dict(), "proven": ok})
     return 0 if proven else 1
 
 
-def _merge_record(record: Path, row: dict) -> None:
+def _merge_record(record: Path, order: list[str], row: dict) -> None:
+    """Write ROW into the JSON list RECORD, replacing an older row of its task, in the tasks' ORDER."""
     rows = [old for old in (json.loads(record.read_text()) if record.is_file() else []) if old["task"] != row["task"]]
-    order = [task.id for task in upgrade.load()[1]]
     rows = sorted([*rows, row], key=lambda r: order.index(r["task"]) if r["task"] in order else len(order))
     record.write_text(json.dumps(rows, indent=1) + "\n")
 
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             return command_grade(upgrade.find(args.task, tasks), args.tree, home, args.json)
         elif args.command == "prove":
             chosen = [upgrade.find(name, tasks) for name in args.tasks] or tasks
-            return command_prove(chosen, home, args.record)
+            return command_prove(chosen, home, args.record, [task.id for task in tasks])
         elif args.command == "prepare":
             chosen = [upgrade.find(name, tasks) for name in args.tasks] or tasks
             print(upgrade_arms.prepare(chosen, args.arm, args.out.resolve(), home))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from jaxpro.evals import arms
 from jaxpro.evals import upgrade
 from jaxpro.evals import upgrade_arms
 
@@ -87,9 +88,11 @@ def test_only_reads_of_the_plugin_count(tmp_path: Path) -> None:
     (tmp_path / "plugin").mkdir()
     (tmp_path / "plugin" / "guide.md").write_text("one\ntwo\nthree\n")
     (tmp_path / "BRIEF.md").write_text("brief\n")
-    log = tmp_path / "LOG.md"
+    (tmp_path / "tasks" / "t").mkdir(parents=True)
+    log = tmp_path / "tasks" / "t" / "LOG.md"
     log.write_text(f"READ {tmp_path}/BRIEF.md 1-1\nREAD plugin/guide.md 2-3\nREAD plugin/missing.md 1-9\nRUN x\n")
-    assert upgrade_arms.plugin_reads(log, tmp_path) == (2, len("two\nthree\n"))
+    used = arms.usage(tmp_path / "tasks", reads_under="plugin/")["t"]
+    assert (used["lines_read"], used["chars_read"]) == (2, len("two\nthree\n"))
 
 
 def test_grader_both_ways_on_the_real_release(tmp_path: Path) -> None:

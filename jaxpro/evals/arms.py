@@ -238,8 +238,9 @@ def _commit() -> str:
     return done.stdout.strip() or "unknown"
 
 
-def usage(tasks_dir: Path) -> dict[str, dict[str, int]]:
-    """Per task, from its LOG.md: code runs, and lines and bytes read outside tasks/ (the arm's own log)."""
+def usage(tasks_dir: Path, reads_under: str | None = None) -> dict[str, dict[str, int]]:
+    """Per task, from its LOG.md: code runs, and lines and bytes read outside tasks/ (the arm's own log);
+    with `reads_under`, only reads whose path contains it (say "plugin/") count."""
     found = {}
     for log in sorted(tasks_dir.glob("*/LOG.md")):
         runs, lines, size = 0, 0, 0
@@ -248,6 +249,8 @@ def usage(tasks_dir: Path) -> dict[str, dict[str, int]]:
             if kind == "RUN":
                 runs += 1
             elif kind == "READ" and (parts := rest.rsplit(" ", 1)) and "-" in parts[-1]:
+                if reads_under and reads_under not in parts[0]:
+                    continue
                 first, _, last = parts[-1].partition("-")
                 path = Path(parts[0]) if Path(parts[0]).is_absolute() else tasks_dir.parent / parts[0]
                 text = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []

@@ -28,6 +28,7 @@ import xml.etree.ElementTree as ElementTree
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from jaxpro.evals import EvalError
 from jaxpro.repo import REPO
@@ -56,7 +57,6 @@ class UpgradeTask:
     jax_then: str
     import_name: str
     test_deps: tuple[str, ...] = ()
-    then_pins: tuple[str, ...] = ()
     then_date: str = ""
     moved: str = ""
 
@@ -180,7 +180,7 @@ def make_then_env(task: UpgradeTask, home: Path, uv: str, python: str) -> Path:
     if not then_python(task, home).exists():
         _run([uv, "venv", "--quiet", "-p", python, str(target)])
     _run([uv, "pip", "install", "--quiet", "-p", str(then_python(task, home)), "--exclude-newer", task.then_date or task.released,
-          task.spec, f"jax=={task.jax_then}", "jaxlib", *task.test_deps, *task.then_pins,
+          task.spec, f"jax=={task.jax_then}", "jaxlib", *task.test_deps,
           "pytest"])
     return then_python(task, home)
 
@@ -278,32 +278,37 @@ class Grade:
         return {**self.__dict__, "failing": self.failing[:20]}
 
 
+def pristine(task: UpgradeTask, home: Path) -> Path:
+    """The untouched release, unpacked once into HOME/pristine/<id>."""
+    path = home / "pristine" / task.id
+    if not path.exists():
+        extract(task, home, path)
+    return path
+
+
+def _changed_files(base: Path, root: Path) -> Iterator[tuple[Path, list[str], list[str]]]:
+    """(relative path, lines in BASE, lines in ROOT) of each .py file that differs between the two."""
+    relative = {path.relative_to(top) for top in (root, base) for path in top.rglob("*.py")}
+    for rel in sorted(rel for rel in relative if "__pycache__" not in rel.parts):
+        old, new = _lines(base / rel), _lines(root / rel)
+        if old != new:
+            yield rel, old, new
+
+
 def changed_lines(task: UpgradeTask, home: Path, tree: Path) -> int:
     """Lines added plus removed in the package's .py files, against the untouched release."""
-    pristine = home / "pristine" / task.id
-    if not pristine.exists():
-        extract(task, home, pristine)
-    root, base = tree / task.import_name, pristine / task.import_name
-    relative = {path.relative_to(top) for top in (root, base) for path in top.rglob("*.py")}
-    total = 0
-    for rel in sorted(rel for rel in relative if "__pycache__" not in rel.parts):
-        total += sum(1 for line in difflib.unified_diff(_lines(base / rel), _lines(root / rel), n=0)
-                     if line[:1] in "+-" and not line.startswith(("+++", "---")))
-    return total
+    base = pristine(task, home) / task.import_name
+    return sum(1 for _, old, new in _changed_files(base, tree / task.import_name)
+               for line in difflib.unified_diff(old, new, n=0)
+               if line[:1] in "+-" and not line.startswith(("+++", "---")))
 
 
 def unified_diff(task: UpgradeTask, home: Path, tree: Path) -> str:
-    """TREE's changes to the release's files (all text files under the package's folders) as one unified
-    diff with a/ and b/ prefixes, which `patch -p1` applies to an untouched copy."""
-    pristine = home / "pristine" / task.id
-    if not pristine.exists():
-        extract(task, home, pristine)
-    relative = {path.relative_to(top) for top in (tree, pristine) for path in top.rglob("*.py")}
+    """TREE's changes to the release's .py files as one unified diff with a/ and b/ prefixes, which
+    `patch -p1` applies to an untouched copy."""
     chunks = []
-    for rel in sorted(rel for rel in relative if "__pycache__" not in rel.parts):
-        old, new = _lines(pristine / rel), _lines(tree / rel)
-        if old != new:
-            chunks.extend(difflib.unified_diff(old, new, f"a/{rel.as_posix()}", f"b/{rel.as_posix()}", lineterm=""))
+    for rel, old, new in _changed_files(pristine(task, home), tree):
+        chunks.extend(difflib.unified_diff(old, new, f"a/{rel.as_posix()}", f"b/{rel.as_posix()}", lineterm=""))
     return "\n".join(chunks) + ("\n" if chunks else "")
 
 

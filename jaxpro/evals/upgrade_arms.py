@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import statistics
 from pathlib import Path
 
 from jaxpro.evals import EvalError
@@ -96,34 +97,17 @@ def wall_seconds(log: Path) -> int | None:
     return ends[-1] - starts[0] if starts and ends else None
 
 
-def plugin_reads(log: Path, folder: Path) -> tuple[int, int]:
-    """(lines, characters) of the plugin that a task's LOG.md says were read: READ entries under plugin/."""
-    lines = size = 0
-    for entry in log.read_text(encoding="utf-8").splitlines() if log.is_file() else []:
-        kind, _, rest = entry.partition(" ")
-        path, _, span = rest.rpartition(" ")
-        if kind != "READ" or "plugin/" not in path or "-" not in span:
-            continue
-        file = Path(path) if Path(path).is_absolute() else folder / path
-        first, _, last = span.partition("-")
-        if file.is_file() and first.isdigit() and last.isdigit():
-            chosen = file.read_text(encoding="utf-8", errors="replace").splitlines()[int(first) - 1:int(last)]
-            lines += len(chosen)
-            size += sum(len(line) + 1 for line in chosen)
-    return lines, size
-
-
 def grade_arm(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path) -> list[dict]:
     """Grade every task folder of an arm and add what the arm spent on it (runs, plugin reads, seconds)."""
-    spent = arms.usage(folder / "tasks")
+    spent = arms.usage(folder / "tasks", reads_under="plugin/")
     rows = []
     for task in tasks:
         tree = folder / "tasks" / task.id
         if not tree.is_dir():
             continue
         grade = upgrade.grade(task, tree, home).as_dict()
-        lines, size = plugin_reads(tree / "LOG.md", folder)
-        grade.update(runs=spent.get(task.id, {}).get("runs", 0), plugin_lines_read=lines, plugin_chars_read=size,
+        used = spent.get(task.id, {"runs": 0, "lines_read": 0, "chars_read": 0})
+        grade.update(runs=used["runs"], plugin_lines_read=used["lines_read"], plugin_chars_read=used["chars_read"],
                      wall_s=wall_seconds(tree / "LOG.md"), half=task.half)
         rows.append(grade)
     return rows
@@ -132,18 +116,11 @@ def grade_arm(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path) -> lis
 def summary_row(arm: str, rows: list[dict]) -> str:
     """One Markdown table row of an arm's totals: solved, old forms left, lines changed, code runs, plugin
     characters read (total and median per task) and wall time (median per task, minutes)."""
-    chars = sorted(row["plugin_chars_read"] for row in rows)
-    walls = sorted(row["wall_s"] for row in rows if row["wall_s"] is not None)
+    chars = [row["plugin_chars_read"] for row in rows]
+    walls = [row["wall_s"] for row in rows if row["wall_s"] is not None] or [0]
     return (f"| {arm} | {sum(row['solved'] for row in rows)} / {len(rows)} | {sum(row['old_forms'] for row in rows)} | "
             f"{sum(row['changed_lines'] for row in rows)} | {sum(row['runs'] for row in rows)} | "
-            f"{sum(chars):,} / {_median(chars):,.0f} | {_median(walls) / 60:.1f} |")
-
-
-def _median(values: list[int]) -> float:
-    if not values:
-        return 0.0
-    middle = len(values) // 2
-    return float(values[middle]) if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+            f"{sum(chars):,} / {statistics.median(chars):,.0f} | {statistics.median(walls) / 60:.1f} |")
 
 
 def keep(folder: Path, tasks: list[upgrade.UpgradeTask], home: Path, into: Path) -> None:
