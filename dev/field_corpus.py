@@ -128,6 +128,14 @@ RESERVE: tuple[Pin, ...] = (
     Pin("jumanji", "1.1.1", "old", "2025-06-18", "5d8e8bcfb00f43223a991b481e2f2a95676756133b220015bc24331cb2fa1aeb", 39766),
     Pin("gymnax", "1.0.1", "current", "2026-10-18", "b7adcda33f41f6b8b27ac589be378a154a9209e736147977f6c0aebe5f35e796", 8044),
     Pin("recurrentgemma", "1.0.1", "current", "2026-02-06", "6d6b513766f559807c43fd98a205d05ece54a329efe3842a5a033e35dee42b4e", 9483),
+    # Added 2026-11-27 before any was checked, in the order of sha256 of the name (all in the test half).
+    Pin("xminigrid", "0.9.1", "old", "2024-10-11", "dac54c13662a2cec4128f7d4900f622e7dccf285197b546b1f7631f6307d7f44", 4359),
+    Pin("fedjax", "0.0.17", "old", "2023-07-12", "42be1d21a57843ccdf3f2af802fe6f8fcdf8530da9b2812b178d18af8ac8c0a1", 52672),
+    Pin("gpjax", "1.0.0", "current", "2026-09-28", "8ae37d585d10839fc97283aa9ec17990ea4ea1419a8af936bb7ead891eb8ae45", 15085),
+    Pin("scico", "0.0.6", "old", "2024-10-25", "5994d925064add727dc0e6d23658c10e25c3c7a5d5c156d3e5dc85e173f36654", 35751),
+    Pin("flowjax", "19.1.2", "current", "2026-10-16", "0c42c668f8591992869ed5954cb67774a60dd0042bbcc749c3bebb604964a600", 5012),
+    Pin("navix", "4.0.0", "current", "2026-09-07", "e2b79c06bea8779a21291263d5313dd0460443ddda5b690087381e19923dbc51", 16761),
+    Pin("tinygp", "0.3.0", "old", "2024-01-05", "e98fd15cb358978d1211a103203bdc82d692932a235bcc14f3d67d4c86154b75", 4126),
 )
 
 

@@ -32,13 +32,14 @@ import re
 import sys
 from typing import Any
 
-from _installed import MISSING, installed, is_library
+from _installed import MISSING, Symbol, installed, is_library
 
 CAUGHT = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 WARNING_CLASSES = frozenset({"DeprecationWarning", "PendingDeprecationWarning", "FutureWarning"})
 BLANKET_CLASSES = frozenset({"Warning", "UserWarning"})  # what a blanket `ignore` of library calls also hides
 LIBRARY_WORD = re.compile(r"\b(jax|jaxlib|flax|optax|orbax|numpyro|jnp|nnx|pjit|xla)\b", re.IGNORECASE)
+REPORTING = frozenset({"print", "warn", "warning", "info", "debug", "error", "exception", "log"})
 SIGNATURE_PROBES = frozenset({"inspect.signature", "inspect.getfullargspec", "inspect.getargspec"})
 HEDGE_ADVICE = "call the installed version's API directly"
 
@@ -52,6 +53,25 @@ def ignores(call: ast.Call) -> bool:
     """Whether a warnings filter call's action is "ignore"."""
     action = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "action"), None)
     return isinstance(action, ast.Constant) and action.value == "ignore"
+
+
+def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names of a function's parameters."""
+    args = function.args
+    found = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {a.arg for a in found if a is not None}
+
+
+def only_reports(node: ast.Try) -> bool:
+    """Whether every handler only logs, warns or prints: the `try` guards an optional feature (praxis's
+    `except ImportError: logging.warning('jax_triton not found ...')`); no other release's API is used."""
+    def reports(stmt: ast.stmt) -> bool:
+        if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+            return False
+        func = stmt.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in REPORTING
+    return all(handler.body and all(reports(stmt) for stmt in handler.body) for handler in node.handlers)
 
 
 def handler_names(handler: ast.ExceptHandler) -> set[str]:
@@ -129,8 +149,11 @@ class HedgeChecks:
         attribute), or a library object whose attribute is one the data lists as changed or added.
         Whether the installed class lacks it says nothing: the object may be the project's subclass
         (`model: nnx.Module`), a registered handler or a platform's device (`device_kind`)."""
-        if is_library(self.name_of(obj)):
-            return True
+        name = self.name_of(obj)
+        if is_library(name):
+            symbol = installed(name)  # a module or class of the library, or a name the installed one lacks
+            if not isinstance(symbol, Symbol) or symbol.kind in ("module", "class"):
+                return True
         return self.library_object(obj) and attr in self.changed_members()
 
     def changed_members(self) -> set[str]:
@@ -156,7 +179,10 @@ class HedgeChecks:
                     and inner is not node and isinstance(self.types.parent.get(id(inner)), ast.Call):
                 return True  # the root is a library call: `jax.devices()[0]`, `jax.jit(f).lower(x)`
         if isinstance(inner, ast.Name) and depth < 3:  # a local name bound only to library objects
-            values = self.types.assignments(self.types.scope(inner)).get(inner.id)
+            scope = self.types.scope(inner)
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and inner.id in parameters(scope):
+                return False  # the caller's value, whatever the function assigns to it in one branch
+            values = self.types.assignments(scope).get(inner.id)
             return bool(values) and all(self.library_object(v, depth + 1) for v in values)
         return False
 
@@ -226,10 +252,13 @@ class HedgeChecks:
         probe = imports[0] if imports else reads[0][0] if reads else None
         if probe is None:
             return
+        if not imports and "ImportError" not in caught and self.dynamic_user_getattr(body) \
+                and all(installed(name) not in (None, MISSING) for name, _ in reads):
+            return  # `getattr(result, name)` of the caller's object is what raises AttributeError
         if not self.falls_back(node, body, imports):
             if not all(self.probe_statement(stmt) for stmt in node.body):
                 return  # the try guards work (a registration, a clean-up), not a name's existence
-            if imports and (others or bare or not caught - {"AttributeError"}
+            if imports and (others or bare or not caught - {"AttributeError"} or only_reports(node)
                             or any(installed(name) is None or name.partition(".")[0] not in self.relied_on()
                                    for name in imports)):
                 return  # an optional dependency's guard (or an import under `except AttributeError` only)
@@ -238,6 +267,12 @@ class HedgeChecks:
                 return  # duck typing of the caller's objects, or calls of names every release has
         self.add(node, "hedge", f"try: {probe} ... except {'/'.join(sorted(caught))}", HEDGE_ADVICE,
                  message="a try/except that probes for an API version")
+
+    def dynamic_user_getattr(self, nodes: list[ast.AST]) -> bool:
+        """Whether `nodes` call `getattr(obj, name)` with no default on an object that is not the library's."""
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "getattr"
+                   and n.func.id not in self.bindings and len(n.args) == 2 and not self.library_object(n.args[0])
+                   for n in nodes)
 
     @staticmethod
     def probe_statement(stmt: ast.stmt) -> bool:

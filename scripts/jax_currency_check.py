@@ -529,18 +529,44 @@ def namespace_package(top: str) -> bool:
 # --- resolving names -----------------------------------------------------------------------------
 
 def import_bindings(nodes: Iterable[ast.AST]) -> dict[str, str]:
-    """Local name -> the dotted name it stands for, from every absolute import among a file's nodes."""
+    """Local name -> the dotted name it stands for, from every absolute import among a file's nodes. An
+    import in an `except` handler does not rebind a name its `try` body imports from an installed library
+    name: at the pins the handler never runs (`try: from jax.example_libraries import optimizers` /
+    `except ImportError: from jax.experimental import optimizers`)."""
+    nodes = list(nodes)
+    dead = dead_fallbacks(nodes)
     bindings = {}
     for node in nodes:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                top = alias.name.partition(".")[0]
-                bindings[alias.asname or top] = alias.name if alias.asname else top
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            for alias in node.names:
-                if alias.name != "*":
-                    bindings[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        for local, name in imported(node):
+            if (id(node), local) not in dead:
+                bindings[local] = name
     return bindings
+
+
+def imported(node: ast.AST) -> list[tuple[str, str]]:
+    """(local name, dotted name) of what one absolute import statement binds."""
+    if isinstance(node, ast.Import):
+        return [(alias.asname or alias.name.partition(".")[0], alias.name if alias.asname else alias.name.partition(".")[0])
+                for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        return [(alias.asname or alias.name, f"{node.module}.{alias.name}") for alias in node.names if alias.name != "*"]
+    return []
+
+
+def dead_fallbacks(nodes: list[ast.AST]) -> set[tuple[int, str]]:
+    """(id of an import in an `except` handler, local name) for names that the handler's `try` body
+    already imports from a library name the installed library has."""
+    dead = set()
+    for node in nodes:
+        if isinstance(node, ast.Try) and node.handlers:
+            tried = {local: name for stmt in node.body for sub in ast.walk(stmt) for local, name in imported(sub)}
+            for handler in node.handlers:
+                for sub in ast.walk(handler):
+                    for local, _ in imported(sub):
+                        name = tried.get(local)
+                        if name and is_library(name) and installed(name) not in (None, MISSING):
+                            dead.add((id(sub), local))
+    return dead
 
 
 def resolve(node: ast.AST, bindings: dict[str, str]) -> str | None:

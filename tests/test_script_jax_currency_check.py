@@ -623,6 +623,33 @@ try:  # 48: the try guards work (a clean-up), not whether a name exists
     multihost_utils.sync_global_devices("done")
 except Exception:
     pass
+
+
+def coordinator(state_module):
+    from jax._src import distributed
+    return getattr(distributed.global_state, "coordinator_address", None)  # a field of an instance
+
+
+def as_key(key_or_seed):
+    if isinstance(key_or_seed, int):
+        key_or_seed = jax.random.key(key_or_seed)
+    return key_or_seed if hasattr(key_or_seed, "dtype") else None  # the caller's value
+
+
+def counts(result):
+    out = {}
+    for field in ("nfev", "njev"):
+        try:
+            out[field] = jnp.asarray(getattr(result, field))
+        except AttributeError:  # the caller's result lacks the field
+            out[field] = jnp.zeros(())
+    return out
+
+
+try:  # an optional feature: the handler only reports it missing
+    from jax.experimental.pallas.ops.gpu import attention
+except ImportError:
+    warnings.warn("the Triton kernels need jax-triton")
 '''
 
 HEDGES = '''\
@@ -785,6 +812,13 @@ def test_fix_keeps_only_the_rewrites_whose_result_passes_the_check(tmp_path: Pat
     assert [line.split(": ", 1)[1] for line in lines] == [
         "fixed jax.numpy.fix -> jax.numpy.trunc",
         "not fixed jax.numpy.bool_ -> jax.numpy.bool: the rewritten code would not pass the check"], lines
+
+
+def test_a_fallback_import_never_taken_at_the_pins_does_not_rebind_the_name(tmp_path: Path):
+    found = check_source(tmp_path, (
+        "try:\n    from jax.example_libraries import optimizers\nexcept ImportError:\n"
+        "    from jax.experimental import optimizers\n\nopt = optimizers.adam(1e-3)\n"))
+    assert [(f.line, f.kind) for f in found] == [(1, "hedge"), (4, "removed")], found
 
 
 def test_one_probe_is_one_hedge_and_the_projects_own_objects_are_not_probed(tmp_path: Path):
