@@ -93,11 +93,38 @@ def test_the_check_catches_a_label_of_an_unpinned_release(tmp_path: Path):
 
 
 def test_a_moved_test_package_goes_to_tuning_and_draws_a_reserve(tmp_path: Path, corpus: list[dict]):
+    """One more move (brax, a test-half package not moved yet) on top of the recorded ones draws one more."""
+    assert next(row for row in corpus if row["name"] == "brax")["half"] == "test"
     moves = tmp_path / "moves.toml"
-    moves.write_text('[[move]]\npackage = "praxis"\nreason = "looked at"\ndate = "2026-11-27"\n')
+    moves.write_text((FIELD / "moves.toml").read_text() +
+                     '\n[[move]]\npackage = "brax"\nreason = "looked at"\ndate = "2026-11-27"\n')
     result = run(CORPUS_TOOL, "--moves", moves, "list", "--json")
     assert result.returncode == 0, result.stderr
     rows = {row["name"]: row for row in json.loads(result.stdout)}
-    assert rows["praxis"]["half"] == "tuning" and rows["praxis"]["moved"]
+    assert rows["brax"]["half"] == "tuning" and rows["brax"]["moved"]
     drawn = set(rows) - {row["name"] for row in corpus}
     assert len(drawn) == 1 and all(rows[name]["half"] == "test" for name in drawn)
+
+
+def test_the_readme_quotes_the_recorded_held_out_figures(corpus: list[dict]):
+    """README's "How well it finds old forms" states what evals/field/results.json and the corpus list hold."""
+    results = json.loads((FIELD / "results.json").read_text())
+    section = (REPO / "README.md").read_text().split("### How well it finds old forms", 1)[1].split("\n## ", 1)[0]
+    section = " ".join(section.split())
+
+    def share(row: dict) -> str:
+        return f"{100 * row['precision']:.1f}% ({row['real']} of {row['labelled']})"
+
+    test = [row for row in corpus if row["half"] == "test"]
+    recall = results["recall"]
+    expected = [
+        f"{len({row['name'] for row in corpus})} JAX packages from PyPI ({sum(row['lines'] for row in corpus):,} lines "
+        f"in {len(corpus)} pinned releases)",
+        f"({len({row['name'] for row in test})} packages, {sum(row['lines'] for row in test):,} lines",
+        f"| precision, all kinds (labelled sample) | {share(results['all'])}; "
+        f"{100 * results['all']['precision_weighted']:.1f}% weighting",
+        f"{100 * recall['recall']:.1f}% ({recall['flagged']} of {recall['labelled']})",
+        f"checker at commit {results['checker_commit']}",
+    ]
+    for text in expected:
+        assert text in section, text
