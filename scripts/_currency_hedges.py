@@ -42,6 +42,7 @@ LIBRARY_WORD = re.compile(r"\b(jax|jaxlib|flax|optax|orbax|numpyro|jnp|nnx|pjit|
 REPORTING = frozenset({"print", "warn", "warning", "info", "debug", "error", "exception", "log"})
 SIGNATURE_PROBES = frozenset({"inspect.signature", "inspect.getfullargspec", "inspect.getargspec"})
 HEDGE_ADVICE = "call the installed version's API directly"
+VERSION_ATTRIBUTES = frozenset({"__version__", "__version_info__"})
 
 
 def short(node: ast.AST, limit: int = 70) -> str:
@@ -350,7 +351,7 @@ class HedgeChecks:
                 self.add_hedge(sub, short(sub), HEDGE_ADVICE, message="a version comparison")
 
     def is_version(self, node: ast.AST) -> bool:
-        if isinstance(node, ast.Attribute) and node.attr in ("__version__", "__version_info__"):
+        if isinstance(node, ast.Attribute) and node.attr in VERSION_ATTRIBUTES:
             return is_library(self.name_of(node.value))
         if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             callee = self.name_of(node.func) or ""

@@ -99,7 +99,7 @@ from _installed import (LIBRARIES, MISSING, Symbol, deprecated_module, installed
                         store_pickled, version_of)
 from _installed import live, parameters_of, quiet, signature_from
 from _currency_conditions import effective_default, meets, warning_condition
-from _currency_hedges import HedgeChecks
+from _currency_hedges import VERSION_ATTRIBUTES, HedgeChecks
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "api_changes.toml"
 SKIP_DIRS = frozenset({"site-packages", "venv", "__pycache__", "node_modules"})
@@ -219,6 +219,11 @@ class Index:
     names: dict[str, Change] = field(default_factory=dict)
     calls: dict[str, list[Change]] = field(default_factory=dict)
     added: set[str] = field(default_factory=set)  # last names the data lists as added (never reported)
+
+    @functools.cached_property
+    def members(self) -> frozenset[str]:
+        """The last names of the old forms (`value` of `...Variable.value`): what a member read may be."""
+        return frozenset(name.rpartition(".")[2].partition("#")[0] for name in self.names)
 
     def add(self, change: Change) -> None:
         if change.kind == "added":  # only to tell a probe for a new member (`hasattr(mesh, "axis_types")`)
@@ -606,6 +611,13 @@ def prefixes(name: str) -> Iterator[str]:
 
 NONE = ("none",)
 SCOPE_ROOTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Module)
+SCOPE_CLASSES = frozenset(SCOPE_ROOTS)  # no subclasses in an ast.parse tree: a set lookup instead of isinstance
+# The node classes each check visits (`Types.groups`); "checked" are those of `FileChecker.run`'s loop.
+NODE_GROUPS: dict[type, str] = {
+    ast.Import: "imports", ast.ImportFrom: "imports", ast.Attribute: "attributes", ast.ClassDef: "classes",
+    ast.With: "with", ast.AsyncWith: "with",
+    **dict.fromkeys((ast.Call, ast.Try, ast.Compare, ast.If, ast.IfExp, ast.While, ast.Assert, ast.BoolOp),
+                    "checked")}
 
 
 def library_class(value: Any) -> bool:
@@ -646,25 +658,39 @@ class Types:
     def __init__(self, tree: ast.Module, module: str = "") -> None:
         self.tree, self.module = tree, module
         self.parent: dict[int, ast.AST] = {}
-        self.nodes: list[ast.AST] = [tree]  # every node, breadth first: one walk for all the checks
         # scope root (function, class, lambda, module) -> the nodes it holds outside any root nested in it
         self.held: dict[int, list[ast.AST]] = {id(tree): []}
-        holder = {id(tree): tree}
-        for node in self.nodes:  # the list grows while it is read
-            root = node if isinstance(node, SCOPE_ROOTS) else holder[id(node)]
-            held = self.held.setdefault(id(root), [])
-            for child in ast.iter_child_nodes(node):
-                self.parent[id(child)], holder[id(child)] = node, root
-                held.append(child)
-                self.nodes.append(child)
-        self.bindings = import_bindings(self.nodes)
+        # what the checks visit, breadth first, by `NODE_GROUPS`: one walk for all of them
+        self.groups: dict[str, list[ast.AST]] = {group: [] for group in set(NODE_GROUPS.values())}
+        self.walk(tree)
+        self.bindings = import_bindings(self.groups["imports"] + self.groups["checked"])
         names: dict[str, list[ast.ClassDef]] = {}
-        for node in self.nodes:
-            if isinstance(node, ast.ClassDef):
-                names.setdefault(node.name, []).append(node)
+        for node in self.groups["classes"]:
+            names.setdefault(node.name, []).append(node)  # type: ignore[attr-defined]
         self.classes = {name: nodes[0] for name, nodes in names.items() if len(nodes) == 1}
         self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         self.busy: set[tuple[int, str]] = set()
+
+    def walk(self, tree: ast.Module) -> None:
+        """Fill `parent`, `held` and `groups`, breadth first. The fields are read here rather than through
+        ast.iter_child_nodes, whose generators cost more than the rest of the walk."""
+        nodes, roots, groups, parent, AST = [tree], [tree], self.groups, self.parent, ast.AST
+        for node, root in zip(nodes, roots):  # both lists grow while they are read
+            if node.__class__ in SCOPE_CLASSES:
+                root = node
+            held = self.held.get(id(root))
+            if held is None:
+                held = self.held[id(root)] = []
+            if (group := NODE_GROUPS.get(node.__class__)) is not None:
+                groups[group].append(node)
+            for field in node._fields:
+                value = getattr(node, field, None)
+                for child in value if value.__class__ is list else (value,):
+                    if isinstance(child, AST):
+                        parent[id(child)] = node
+                        held.append(child)
+                        nodes.append(child)
+                        roots.append(root)
 
     # scopes
     def scope(self, node: ast.AST) -> ast.AST:
@@ -891,14 +917,17 @@ class FileChecker(HedgeChecks):
         self.findings: set[Finding] = set()
         self.types = Types(tree)
         self.bindings = self.types.bindings
-        self.members = {n.rpartition(".")[2].partition("#")[0] for n in index.names}
+        self.members = index.members
 
     def run(self) -> set[Finding]:
         self.check_imports()
         self.check_chains()
         self.check_members()
         self.check_static_data()
-        for node in self.types.nodes:
+        versions_read = any(node.attr in VERSION_ATTRIBUTES or node.attr == "version"  # `metadata.version(...)`
+                            for node in self.types.groups["attributes"]) \
+            or any(name.endswith("metadata.version") for name in self.bindings.values())  # check_version's cases
+        for node in self.types.groups["checked"] + self.types.groups["with"]:
             if isinstance(node, ast.Call):
                 self.check_call(node)
                 self.check_probe(node)
@@ -907,7 +936,7 @@ class FileChecker(HedgeChecks):
                 self.check_try(node)
             elif isinstance(node, ast.With):
                 self.check_catch_warnings(node)
-            elif isinstance(node, (ast.Compare, ast.If, ast.IfExp, ast.While, ast.Assert)):
+            elif isinstance(node, (ast.Compare, ast.If, ast.IfExp, ast.While, ast.Assert)) and versions_read:
                 self.check_version(node)
             if isinstance(node, (ast.Compare, ast.BoolOp)):
                 self.check_name_pairs(node)
@@ -988,7 +1017,7 @@ class FileChecker(HedgeChecks):
         return found
 
     def check_imports(self) -> None:
-        for node in self.types.nodes:
+        for node in self.types.groups["imports"]:
             if isinstance(node, ast.Import):
                 targets = [(alias, alias.name) for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -1037,8 +1066,8 @@ class FileChecker(HedgeChecks):
     def check_chains(self) -> None:
         """Attribute chains naming an old form; the longest match per position (bare names are the imports')."""
         best: dict[tuple[int, int], tuple[ast.AST, Change, str]] = {}
-        for node in self.types.nodes:
-            if isinstance(node, ast.Attribute) and (name := resolve(node, self.bindings)):
+        for node in self.types.groups["attributes"]:
+            if name := resolve(node, self.bindings):
                 change = self.index.names.get(name)
                 if change is None and (key_name := origin(name)):
                     change = self.index.names.get(key_name)
@@ -1128,7 +1157,8 @@ class FileChecker(HedgeChecks):
         by the installed class's path and the member (`flax.nnx.variablelib.Variable.value` for
         `self.scale.value` where `self.scale = nnx.Param(...)`; `...Mesh.__enter__` for `with mesh:`
         where `mesh = jax.make_mesh(...)`), and method calls the installed method's signature rejects."""
-        for node in self.types.nodes:
+        calls = [node for node in self.types.groups["checked"] if isinstance(node, ast.Call)]
+        for node in self.types.groups["attributes"] + self.types.groups["with"] + calls:
             if isinstance(node, ast.Attribute) and node.attr in self.members and not self.called(node):
                 store = isinstance(node.ctx, ast.Store)
                 change = self.member_change(self.types.of(node.value), node.attr, store)
