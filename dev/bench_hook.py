@@ -82,7 +82,8 @@ def hook_rows(python: Path, lines: int, runs: int, cold_runs: int) -> dict[str, 
         source = jax_source(lines)
         jax_file.write_text(source, encoding="utf-8")
         plain.write_text("import numpy as np\n\n" + "x = np.arange(10)\n" * lines, encoding="utf-8")
-        env = {"PATH": os.environ["PATH"], "HOME": scratch, "VIRTUAL_ENV": str(python.parent.parent),
+        venv = Path(os.path.abspath(python)).parent.parent  # absolute: the hook runs from the scratch project
+        env = {"PATH": os.environ["PATH"], "HOME": scratch, "VIRTUAL_ENV": str(venv),
                "CLAUDE_PROJECT_DIR": str(project)}
         cold = []
         for index in range(cold_runs):
