@@ -5,7 +5,7 @@ imports jax, jaxlib, flax, optax, orbax or numpyro, run the currency checker
 (`scripts/jax_currency_check.py`) on it, in this process, which check_written_file.sh starts with the
 project's interpreter (an active virtualenv, then the project's `.venv`, then `python3`), because the
 checker judges code against the installed libraries. Findings of the kinds listed in `reported_kinds.json` (those whose precision measured on the
-checker's held-out corpus is at least 0.97) go back to the assistant as `additionalContext`, each with
+checker's held-out corpus is at least 0.97 over at least 10 labelled findings) go back to the assistant as `additionalContext`, each with
 its replacement. A clean file, or a file that is not JAX code, gives nothing.
 
 Stop: names the files written in this conversation that still hold such findings, once (never while
