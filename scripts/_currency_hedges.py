@@ -146,8 +146,9 @@ class HedgeChecks:
                            message="reading a library function's parameters probes for an API version")
 
     def probes_version(self, obj: ast.AST, attr: str) -> bool:
-        """Whether `hasattr(obj, attr)` asks which release is installed: obj is a library module (any
-        attribute), or a library object whose attribute is one the data lists as changed or added.
+        """Whether `hasattr(obj, attr)` asks which release is installed: obj is a library module or class
+        (any attribute), or a library object (an instance, even one a module holds, such as
+        `distributed.global_state`) whose attribute is one the data lists as changed or added.
         Whether the installed class lacks it says nothing: the object may be the project's subclass
         (`model: nnx.Module`), a registered handler or a platform's device (`device_kind`)."""
         name = self.name_of(obj)
